@@ -1,0 +1,80 @@
+/**
+ * The FileSystem adapter: the one seam between handlers and storage. Modeled on VS Code's
+ * IFileSystemProvider — a small interface, typed errors (FsError), capability flags.
+ *
+ * Rules every backend follows (the contract suite in test/adapters/fs checks them all):
+ * - Paths are absolute POSIX strings ("/a/b"), already normalised; backends never see "..".
+ *   Containment is decided above this layer (runtime/paths), not here.
+ * - `stat`, `read*`, `readdir` and `write` follow symlinks; `lstat`, `readlink`, `remove` and `rename`
+ *   act on the link itself.
+ * - `version` is an opaque string that changes whenever a file's content changes.
+ * - `write` is atomic: readers see the old bytes or the new bytes, never a mix (temp + rename). Writing
+ *   through a symlink writes its target (a dangling link's target is created); the link stays a link.
+ * - `exclusive` treats a dangling link as existing. `overwrite` on rename/copy replaces whatever is at `to`,
+ *   folders included; renaming a path onto itself does nothing, copying it onto itself is `invalid`.
+ * - Permission checks (where `capabilities.permissions`) use the owner bits, as for files the daemon owns.
+ */
+export type FileType = 'file' | 'dir' | 'symlink' | 'other';
+
+export interface FileStat {
+  type: FileType;
+  size: number; // bytes; 0 for folders
+  mtimeMs: number; // milliseconds since the epoch
+  version: string;
+}
+
+export interface DirEntry {
+  name: string;
+  /** The entry's own type: a symlink is reported as 'symlink' (call `stat` to follow it). */
+  type: FileType;
+}
+
+/** A byte window: `offset` from the start, at most `length` bytes (to end of file when omitted). */
+export interface ByteRange {
+  offset: number;
+  length?: number;
+}
+
+export interface WriteOptions {
+  /** Create missing parent folders. */
+  mkdirs?: boolean;
+  /** Only write if the file's current version equals this (a missing file never matches). */
+  ifVersion?: string;
+  /** Only write if nothing exists at the path yet. */
+  exclusive?: boolean;
+}
+
+export interface FileSystemCapabilities {
+  symlinks: boolean;
+  watch: boolean;
+  /** Permission bits are enforced for the current user (false on Node when running as root). */
+  permissions: boolean;
+}
+
+export type WatchEvent = { kind: 'change' | 'create' | 'delete'; path: string };
+
+export interface FileSystem {
+  readonly capabilities: FileSystemCapabilities;
+
+  stat(path: string): Promise<FileStat>;
+  lstat(path: string): Promise<FileStat>;
+  readdir(path: string): Promise<DirEntry[]>;
+  readlink(path: string): Promise<string>;
+  /** Resolves every symlink on the way; `not-found` if any part is missing, `loop` on a cycle. */
+  realpath(path: string): Promise<string>;
+
+  read(path: string, range?: ByteRange): Promise<Uint8Array>;
+  /** Errors such as `not-found` reject the promise, before any byte is produced. */
+  readStream(path: string, range?: ByteRange): Promise<ReadableStream<Uint8Array>>;
+
+  write(path: string, data: Uint8Array | string, options?: WriteOptions): Promise<FileStat>;
+  mkdir(path: string, options?: { recursive?: boolean }): Promise<void>;
+  remove(path: string, options?: { recursive?: boolean }): Promise<void>;
+  rename(from: string, to: string, options?: { overwrite?: boolean }): Promise<void>;
+  copy(from: string, to: string, options?: { overwrite?: boolean }): Promise<void>;
+  symlink(target: string, path: string): Promise<void>;
+  /** Sets permission bits (e.g. 0o000 to make a file unreadable). */
+  chmod(path: string, mode: number): Promise<void>;
+
+  watch?(path: string, onEvent: (event: WatchEvent) => void): () => void;
+}

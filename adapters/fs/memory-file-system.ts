@@ -1,0 +1,441 @@
+/**
+ * A real in-memory file system: a tree of folders, files and symlinks with POSIX path resolution, permission
+ * bits and versions. It backs tests and the edge runtime, and passes the same contract suite as the disk.
+ *
+ * Model notes:
+ * - The caller is the owner of every node, so the owner bits (0o400 read, 0o200 write, 0o100 search) decide,
+ *   as they would on disk for files the daemon created itself.
+ * - Every operation runs synchronously inside its promise, so each one is atomic for other callers.
+ * - File bytes are never mutated in place (a write swaps in a new array), so streams and copies may share
+ *   them; bytes crossing the API boundary are always copied.
+ */
+import type {
+  ByteRange,
+  DirEntry,
+  FileStat,
+  FileSystem,
+  FileSystemCapabilities,
+  WriteOptions,
+} from './file-system.ts';
+import { FsError } from './fs-error.ts';
+import { dirname, segments } from './posix-path.ts';
+
+const STREAM_CHUNK = 64 * 1024;
+/** Linux's MAXSYMLINKS. */
+const MAX_SYMLINK_HOPS = 40;
+const DEFAULT_FILE_MODE = 0o644;
+const DEFAULT_DIR_MODE = 0o755;
+const OWNER_READ = 0o400;
+const OWNER_WRITE = 0o200;
+const OWNER_SEARCH = 0o100;
+
+interface NodeBase {
+  mode: number;
+  mtimeMs: number;
+  version: number;
+}
+interface DirNode extends NodeBase {
+  kind: 'dir';
+  children: Map<string, MemNode>;
+}
+interface FileNode extends NodeBase {
+  kind: 'file';
+  data: Uint8Array;
+}
+interface LinkNode extends NodeBase {
+  kind: 'symlink';
+  target: string;
+}
+type MemNode = DirNode | FileNode | LinkNode;
+
+/** Where a path leads: the real parent folder, the last name, and the node there (if any). */
+interface Lookup {
+  /** Undefined only for the root itself. */
+  parent: DirNode | undefined;
+  name: string;
+  node: MemNode | undefined;
+  /** The folders from the root down to `parent` (real, after following links). */
+  ancestors: DirNode[];
+  /** The real path of the entry. */
+  realPath: string;
+}
+
+const encoder = new TextEncoder();
+
+function checkPath(path: string): void {
+  if (typeof path !== 'string' || !path.startsWith('/') || path.includes('\0')) {
+    throw new FsError('invalid', String(path), `invalid: path must be absolute: ${String(path)}`);
+  }
+}
+
+function rangeBounds(range: ByteRange | undefined, path: string): [number, number] {
+  if (!range) return [0, Infinity];
+  const { offset, length } = range;
+  const okInt = (n: number) => Number.isSafeInteger(n) && n >= 0;
+  if (!okInt(offset) || (length !== undefined && !okInt(length))) {
+    throw new FsError('invalid', path, `invalid: bad byte range for ${path}`);
+  }
+  return [offset, length === undefined ? Infinity : offset + length];
+}
+
+export class MemoryFileSystem implements FileSystem {
+  readonly capabilities: FileSystemCapabilities = { symlinks: true, watch: false, permissions: true };
+
+  private versionCounter = 0;
+  private readonly root: DirNode = this.newDir(DEFAULT_DIR_MODE);
+
+  /** `seed` maps absolute paths to file contents; parent folders are created as needed. */
+  constructor(seed: Record<string, string | Uint8Array> = {}) {
+    for (const [path, content] of Object.entries(seed)) {
+      checkPath(path);
+      this.mkdirSync(dirname(path), true);
+      this.writeSync(path, content, {});
+    }
+  }
+
+  async stat(path: string): Promise<FileStat> {
+    return statOf(this.existing(path, true));
+  }
+
+  async lstat(path: string): Promise<FileStat> {
+    return statOf(this.existing(path, false));
+  }
+
+  async readdir(path: string): Promise<DirEntry[]> {
+    const dir = this.existing(path, true);
+    if (dir.kind !== 'dir') throw new FsError('not-directory', path);
+    if (!(dir.mode & OWNER_READ)) throw new FsError('permission-denied', path);
+    return [...dir.children].map(([name, node]) => ({ name, type: node.kind }));
+  }
+
+  async readlink(path: string): Promise<string> {
+    const node = this.existing(path, false);
+    if (node.kind !== 'symlink') throw new FsError('invalid', path, `invalid: not a symbolic link: ${path}`);
+    return node.target;
+  }
+
+  async realpath(path: string): Promise<string> {
+    const found = this.lookup(path, true);
+    if (!found.node) throw new FsError('not-found', path);
+    return found.realPath;
+  }
+
+  async read(path: string, range?: ByteRange): Promise<Uint8Array> {
+    const [start, end] = rangeBounds(range, path);
+    const data = this.readableFile(path).data;
+    return data.slice(Math.min(start, data.length), Math.min(end, data.length));
+  }
+
+  async readStream(path: string, range?: ByteRange): Promise<ReadableStream<Uint8Array>> {
+    const [start, end] = rangeBounds(range, path);
+    // Like an open file descriptor: the stream keeps reading the bytes it opened, whatever is written later.
+    const data = this.readableFile(path).data;
+    const stop = Math.min(end, data.length);
+    let position = Math.min(start, stop);
+    return new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (position >= stop) {
+          controller.close();
+          return;
+        }
+        const next = Math.min(position + STREAM_CHUNK, stop);
+        controller.enqueue(data.slice(position, next));
+        position = next;
+      },
+    });
+  }
+
+  async write(path: string, data: Uint8Array | string, options: WriteOptions = {}): Promise<FileStat> {
+    return this.writeSync(path, data, options);
+  }
+
+  async mkdir(path: string, options: { recursive?: boolean } = {}): Promise<void> {
+    this.mkdirSync(path, options.recursive === true);
+  }
+
+  async remove(path: string, options: { recursive?: boolean } = {}): Promise<void> {
+    checkPath(path);
+    const found = this.lookup(path, false);
+    if (!found.node) throw new FsError('not-found', path);
+    if (!found.parent) throw new FsError('invalid', path, 'invalid: refusing to remove /');
+    const node = found.node;
+    this.requireWritable(found.parent, path);
+    if (node.kind === 'dir' && node.children.size > 0) {
+      if (!options.recursive) throw new FsError('not-empty', path);
+      // Check the whole tree first, so a denied subfolder leaves everything in place.
+      this.checkRemovable(node, path);
+    }
+    found.parent.children.delete(found.name);
+    this.touch(found.parent);
+  }
+
+  async rename(from: string, to: string, options: { overwrite?: boolean } = {}): Promise<void> {
+    const pair = this.resolvePair(from, to, options.overwrite === true);
+    if (!pair) return;
+    const { source, target } = pair;
+    this.requireWritable(source.parent, from);
+    this.requireWritable(target.parent, to);
+    source.parent.children.delete(source.name);
+    target.parent.children.set(target.name, source.node);
+    this.touch(source.parent);
+    this.touch(target.parent);
+  }
+
+  async copy(from: string, to: string, options: { overwrite?: boolean } = {}): Promise<void> {
+    const pair = this.resolvePair(from, to, options.overwrite === true);
+    if (!pair) throw new FsError('invalid', to, `invalid: cannot copy onto itself: ${to}`);
+    const { source, target } = pair;
+    this.checkCopyable(source.node, from);
+    this.requireWritable(target.parent, to);
+    target.parent.children.set(target.name, this.clone(source.node));
+    this.touch(target.parent);
+  }
+
+  async symlink(target: string, path: string): Promise<void> {
+    checkPath(path);
+    if (target === '' || target.includes('\0')) throw new FsError('invalid', path, 'invalid: bad link text');
+    const found = this.lookup(path, false);
+    if (found.node || !found.parent) throw new FsError('exists', path);
+    this.requireWritable(found.parent, path);
+    found.parent.children.set(found.name, {
+      kind: 'symlink',
+      target,
+      mode: 0o777,
+      mtimeMs: Date.now(),
+      version: ++this.versionCounter,
+    });
+    this.touch(found.parent);
+  }
+
+  async chmod(path: string, mode: number): Promise<void> {
+    if (!Number.isInteger(mode) || mode < 0 || mode > 0o7777) throw new FsError('invalid', path, 'invalid: mode');
+    this.existing(path, true).mode = mode;
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+
+  /**
+   * Resolves `path` like the kernel does: every intermediate symlink is followed (relative text against the
+   * link's folder, ".." physically), the last one only when `followLast`; at most 40 links per lookup.
+   * Throws not-found / not-directory / permission-denied / loop for the path up to the last name; the last
+   * name itself may be missing (node undefined).
+   */
+  private lookup(path: string, followLast: boolean): Lookup {
+    checkPath(path);
+    const queue = segments(path);
+    const dirs: DirNode[] = [this.root];
+    const names: string[] = [];
+    let hops = 0;
+    while (queue.length > 0) {
+      const name = queue.shift()!;
+      if (name === '.') continue;
+      if (name === '..') {
+        if (dirs.length > 1) {
+          dirs.pop();
+          names.pop();
+        }
+        continue;
+      }
+      const dir = dirs[dirs.length - 1]!;
+      if (!(dir.mode & OWNER_SEARCH)) throw new FsError('permission-denied', path);
+      const child = dir.children.get(name);
+      const last = queue.length === 0;
+      if (child?.kind === 'symlink' && (!last || followLast)) {
+        if (++hops > MAX_SYMLINK_HOPS) throw new FsError('loop', path);
+        if (child.target.startsWith('/')) {
+          dirs.length = 1;
+          names.length = 0;
+        }
+        queue.unshift(...segments(child.target));
+        continue;
+      }
+      if (last) return { parent: dir, name, node: child, ancestors: dirs, realPath: realPathOf([...names, name]) };
+      if (!child) throw new FsError('not-found', path);
+      if (child.kind !== 'dir') throw new FsError('not-directory', path);
+      dirs.push(child);
+      names.push(name);
+    }
+    // The path ended on a folder reached through "/", ".." or a link's text: it is the lookup's result.
+    const node = dirs.pop()!;
+    const name = names.pop() ?? '';
+    return { parent: dirs[dirs.length - 1], name, node, ancestors: dirs, realPath: realPathOf([...names, name]) };
+  }
+
+  private existing(path: string, followLast: boolean): MemNode {
+    const node = this.lookup(path, followLast).node;
+    if (!node) throw new FsError('not-found', path);
+    return node;
+  }
+
+  private readableFile(path: string): FileNode {
+    const node = this.existing(path, true);
+    if (node.kind === 'dir') throw new FsError('is-directory', path);
+    if (node.kind !== 'file') throw new FsError('invalid', path);
+    if (!(node.mode & OWNER_READ)) throw new FsError('permission-denied', path);
+    return node;
+  }
+
+  private writeSync(path: string, data: Uint8Array | string, options: WriteOptions): FileStat {
+    checkPath(path);
+    // Copy in: the caller keeps no handle on the stored bytes (new Uint8Array copies, even from a Buffer).
+    const bytes = typeof data === 'string' ? encoder.encode(data) : new Uint8Array(data);
+    if (options.mkdirs) {
+      try {
+        this.mkdirSync(dirname(path), true);
+      } catch (error) {
+        if (error instanceof FsError && error.code === 'exists') throw new FsError('not-directory', dirname(path));
+        throw error;
+      }
+    }
+    // Exclusive means nothing at all at the path, a dangling link included (O_CREAT|O_EXCL).
+    if (options.exclusive && this.lookup(path, false).node) throw new FsError('exists', path);
+    // Follows a link at the path to its target, also a missing one (open(O_CREAT) semantics).
+    const found = this.lookup(path, true);
+    const node = found.node;
+    if (!found.parent || node?.kind === 'dir') throw new FsError('is-directory', path);
+    if (options.ifVersion !== undefined && (!node || String(node.version) !== options.ifVersion)) {
+      throw new FsError('version-mismatch', path);
+    }
+    // An atomic write creates a temp file in the folder, so the folder must be writable; a read-only file
+    // is refused as a plain write would be.
+    this.requireWritable(found.parent, path);
+    if (node && !(node.mode & OWNER_WRITE)) throw new FsError('permission-denied', path);
+    const now = Date.now();
+    if (node?.kind === 'file') {
+      node.data = bytes;
+      node.mtimeMs = now;
+      node.version = ++this.versionCounter;
+      return statOf(node);
+    }
+    const file: FileNode = {
+      kind: 'file',
+      data: bytes,
+      mode: DEFAULT_FILE_MODE,
+      mtimeMs: now,
+      version: ++this.versionCounter,
+    };
+    found.parent.children.set(found.name, file);
+    this.touch(found.parent);
+    return statOf(file);
+  }
+
+  private mkdirSync(path: string, recursive: boolean): void {
+    checkPath(path);
+    if (!recursive) {
+      const found = this.lookup(path, false);
+      if (found.node || !found.parent) throw new FsError('exists', path);
+      this.requireWritable(found.parent, path);
+      found.parent.children.set(found.name, this.newDir(DEFAULT_DIR_MODE));
+      this.touch(found.parent);
+      return;
+    }
+    const parts = segments(path);
+    for (let i = 1; i <= parts.length; i++) {
+      const prefix = '/' + parts.slice(0, i).join('/');
+      const found = this.lookup(prefix, true);
+      if (found.node?.kind === 'dir') continue;
+      if (found.node) throw new FsError(i === parts.length ? 'exists' : 'not-directory', path);
+      // A dangling link on the way: mkdir would not create its target (EEXIST on the link, then ENOENT).
+      if (this.lookup(prefix, false).node) throw new FsError('not-found', path);
+      this.requireWritable(found.parent!, path);
+      found.parent!.children.set(found.name, this.newDir(DEFAULT_DIR_MODE));
+      this.touch(found.parent!);
+    }
+  }
+
+  /**
+   * The shared preamble of rename and copy, in the same order as the Node backend: source, target's folder,
+   * same entry (undefined), exists, folder into itself, target containing the source.
+   */
+  private resolvePair(
+    from: string,
+    to: string,
+    overwrite: boolean,
+  ):
+    | {
+        source: Lookup & { node: MemNode; parent: DirNode };
+        target: Lookup & { parent: DirNode };
+      }
+    | undefined {
+    checkPath(from);
+    checkPath(to);
+    if (from === '/' || to === '/') throw new FsError('invalid', from, 'invalid: cannot move or copy /');
+    const source = this.lookup(from, false);
+    if (!source.node) throw new FsError('not-found', from);
+    const target = this.lookup(to, false);
+    if (!source.parent || !target.parent) throw new FsError('invalid', from);
+    if (source.parent === target.parent && source.name === target.name) return undefined;
+    if (target.node && !overwrite) throw new FsError('exists', to);
+    if (source.node.kind === 'dir' && (target.ancestors as MemNode[]).includes(source.node)) {
+      throw new FsError('invalid', to, `invalid: cannot put a folder inside itself: ${to}`);
+    }
+    if (target.node?.kind === 'dir' && source.ancestors.includes(target.node)) {
+      throw new FsError('invalid', to, `invalid: cannot replace a folder that contains the source: ${to}`);
+    }
+    return {
+      source: source as Lookup & { node: MemNode; parent: DirNode },
+      target: target as Lookup & { parent: DirNode },
+    };
+  }
+
+  private requireWritable(dir: DirNode, path: string): void {
+    if (!(dir.mode & OWNER_WRITE)) throw new FsError('permission-denied', path);
+  }
+
+  /** Removing a tree needs read, write and search on every non-empty folder in it. */
+  private checkRemovable(dir: DirNode, path: string): void {
+    if (dir.children.size === 0) return;
+    if ((dir.mode & (OWNER_READ | OWNER_WRITE | OWNER_SEARCH)) !== (OWNER_READ | OWNER_WRITE | OWNER_SEARCH)) {
+      throw new FsError('permission-denied', path);
+    }
+    for (const [name, child] of dir.children) {
+      if (child.kind === 'dir') this.checkRemovable(child, `${path}/${name}`);
+    }
+  }
+
+  /** Copying needs read on every file and read + search on every folder. */
+  private checkCopyable(node: MemNode, path: string): void {
+    if (node.kind === 'file' && !(node.mode & OWNER_READ)) throw new FsError('permission-denied', path);
+    if (node.kind !== 'dir') return;
+    if ((node.mode & (OWNER_READ | OWNER_SEARCH)) !== (OWNER_READ | OWNER_SEARCH)) {
+      throw new FsError('permission-denied', path);
+    }
+    for (const [name, child] of node.children) this.checkCopyable(child, `${path}/${name}`);
+  }
+
+  /** A deep copy with fresh versions and mtimes; modes and link texts are kept. */
+  private clone(node: MemNode): MemNode {
+    const base = { mode: node.mode, mtimeMs: Date.now(), version: ++this.versionCounter };
+    switch (node.kind) {
+      case 'file':
+        return { ...base, kind: 'file', data: node.data };
+      case 'symlink':
+        return { ...base, kind: 'symlink', target: node.target };
+      case 'dir': {
+        const children = new Map<string, MemNode>();
+        for (const [name, child] of node.children) children.set(name, this.clone(child));
+        return { ...base, kind: 'dir', children };
+      }
+    }
+  }
+
+  private newDir(mode: number): DirNode {
+    return { kind: 'dir', children: new Map(), mode, mtimeMs: Date.now(), version: ++this.versionCounter };
+  }
+
+  /** A folder's entries changed: like a disk folder, its mtime and version move. */
+  private touch(dir: DirNode): void {
+    dir.mtimeMs = Date.now();
+    dir.version = ++this.versionCounter;
+  }
+}
+
+function realPathOf(names: string[]): string {
+  return '/' + names.filter((n) => n !== '').join('/');
+}
+
+function statOf(node: MemNode): FileStat {
+  const size =
+    node.kind === 'file' ? node.data.byteLength : node.kind === 'symlink' ? encoder.encode(node.target).length : 0;
+  return { type: node.kind, size, mtimeMs: node.mtimeMs, version: String(node.version) };
+}

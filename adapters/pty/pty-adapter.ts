@@ -1,0 +1,31 @@
+/**
+ * What handlers need from a pseudo-terminal. Type-only and edge-clean: the Node implementation
+ * (node-pty-adapter.ts) arrives through the context; on runtimes without it the terminal handlers answer 501.
+ */
+export interface PtySpawnOptions {
+  /** Program to run; the adapter picks $SHELL, then bash, then sh when omitted. */
+  shell?: string;
+  args?: string[];
+  cwd: string;
+  cols: number;
+  rows: number;
+  env?: Record<string, string>;
+}
+
+export interface PtyProcess {
+  readonly pid: number;
+  write(data: string | Uint8Array): void;
+  resize(cols: number, rows: number): void;
+  /** Raw output bytes, as the pty produced them. */
+  onData(listener: (data: Uint8Array) => void): void;
+  /** Fires once; `code` is null when the exit status is unknown (killed by a signal). */
+  onExit(listener: (exit: { code: number | null; signal: number | null }) => void): void;
+  /** Kills the whole process group (SIGHUP then SIGKILL), so the shell's children die too. */
+  kill(): void;
+}
+
+export interface PtyAdapter {
+  spawn(options: PtySpawnOptions): PtyProcess;
+  /** Every live process this adapter started (the server kills them all on shutdown). */
+  killAll(): void;
+}

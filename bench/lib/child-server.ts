@@ -1,0 +1,77 @@
+/**
+ * Starts a bench server (bench/servers/*.ts) in its own Node process, so the server never shares a JS thread
+ * with the client or the load generator, and both servers get the same treatment.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { projectRoot } from './paths.ts';
+
+export interface ChildServer {
+  name: string;
+  baseUrl: string;
+  via: string;
+  stop(): Promise<void>;
+}
+
+const running = new Set<ChildProcess>();
+
+/** Kills whatever is still running (by our own child handles) when the bench exits or is interrupted. */
+function killAll(): void {
+  for (const child of running) child.kill('SIGKILL');
+}
+process.on('exit', killAll);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    killAll();
+    process.exit(130);
+  });
+}
+
+export async function startChildServer(
+  name: string,
+  script: 'ours' | 'bare',
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+): Promise<ChildServer> {
+  const entry = join(projectRoot, 'bench', 'servers', `${script}.ts`);
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', entry], {
+    cwd: projectRoot,
+    env: { ...process.env, ...env, NODE_ENV: 'production' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  running.add(child);
+  child.on('exit', () => running.delete(child));
+
+  const ready = await new Promise<{ port: number; via: string }>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name}: server did not start within 30 s`)), 30_000);
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`${name}: server exited early (${code ?? signal})`));
+    });
+    const lines = createInterface({ input: child.stdout! });
+    lines.once('line', (line) => {
+      clearTimeout(timer);
+      try {
+        resolve(JSON.parse(line) as { port: number; via: string });
+      } catch {
+        reject(new Error(`${name}: unexpected first line ${JSON.stringify(line)}`));
+      }
+    });
+  });
+  child.removeAllListeners('exit');
+  child.on('exit', () => running.delete(child));
+
+  return {
+    name,
+    baseUrl: `http://127.0.0.1:${ready.port}`,
+    via: ready.via,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 3_000).unref();
+      }),
+  };
+}

@@ -1,0 +1,28 @@
+/**
+ * Child process: serves OUR daemon exactly as `workspace-api` does (runtime/node/server.ts → startNodeServer)
+ * on 127.0.0.1 with a random port, and prints `{"port":N}` on stdout once listening.
+ * Config through the environment:
+ *   BENCH_ROOT   workspace root          BENCH_TOKEN  auth token
+ *   BENCH_MAX_SEARCH_ENTRIES  optional override of limits.maxSearchEntries ("Infinity" allowed)
+ */
+import { startNodeServer } from '../../runtime/node/server.ts';
+
+const root = process.env.BENCH_ROOT;
+const token = process.env.BENCH_TOKEN;
+if (!root || !token) throw new Error('BENCH_ROOT and BENCH_TOKEN are required');
+const maxEntries = process.env.BENCH_MAX_SEARCH_ENTRIES;
+
+const server = await startNodeServer({
+  root,
+  auth: { token },
+  host: '127.0.0.1',
+  port: 0,
+  ...(maxEntries ? { limits: { maxSearchEntries: Number(maxEntries) } } : {}),
+});
+process.stdout.write(JSON.stringify({ port: server.port, via: 'startNodeServer' }) + '\n');
+
+// Exit normally on SIGTERM so `node --cpu-prof` writes its profile (bench/profile.ts).
+process.on('SIGTERM', () => {
+  void server.close().finally(() => process.exit(0));
+  setTimeout(() => process.exit(0), 2000).unref();
+});

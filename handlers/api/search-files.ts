@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { isFsError } from '../../adapters/fs/fs-error.ts';
+import type { WorkspaceContext } from '../../runtime/context.ts';
+import { jsonResponse } from '../../runtime/errors/render.ts';
+import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { parseQuery } from '../../runtime/validation.ts';
+import { findFiles } from './file-search.ts';
+
+/** Seed 000: 50 hits unless asked; never more than 500 (a larger `limit` is clamped, not refused). */
+export const DEFAULT_SEARCH_LIMIT = 50;
+export const MAX_SEARCH_LIMIT = 500;
+
+const LIMIT_MESSAGE = 'must be a whole number of at least 1';
+
+const searchQuery = z.object({
+  q: z.string().optional(),
+  // Digits only: "1.5", "-1", "1e3", " 5" and "" are refused rather than guessed at.
+  limit: z
+    .string()
+    .regex(/^[0-9]+$/, LIMIT_MESSAGE)
+    .transform(Number)
+    .refine((n) => n >= 1, LIMIT_MESSAGE)
+    .transform((n) => Math.min(n, MAX_SEARCH_LIMIT))
+    .optional(),
+});
+
+/**
+ * `GET /api/files/search?q=&limit=` — files under the workspace root whose root-relative path contains `q`
+ * (case-insensitive), ranked as seed 000 says. The walk and the ranking live in ./file-search.ts.
+ */
+export async function searchFiles(request: Request, ctx: WorkspaceContext): Promise<Response> {
+  const query = parseQuery(request, searchQuery);
+  let hits;
+  try {
+    hits = await findFiles(ctx.fs, ctx.root, {
+      query: query.q ?? '',
+      limit: query.limit ?? DEFAULT_SEARCH_LIMIT,
+      maxEntries: ctx.limits.maxSearchEntries,
+      // Confined: a symlinked file is listed only if the other endpoints would serve it.
+      confineTo: ctx.unrestricted ? undefined : ctx.root,
+    });
+  } catch (error) {
+    // Only the root's own failures get here; everything below it is skipped by the walk.
+    if (isFsError(error, 'not-found')) throw new WorkspaceError('not-found', 'workspace root does not exist');
+    if (isFsError(error, 'not-directory')) throw new WorkspaceError('not-found', 'workspace root is not a directory');
+    throw error;
+  }
+  const prefix = ctx.root === '/' ? '/' : ctx.root + '/';
+  return jsonResponse({
+    root: ctx.root,
+    files: hits.map(({ name, relPath }) => ({ name, path: prefix + relPath, relPath })),
+  });
+}

@@ -1,0 +1,47 @@
+/**
+ * Token auth (DESIGN.md §6). A request is authenticated by `Authorization: Bearer T`, the Intentic
+ * `x-intentic-control: T` header, or — on safe methods only (GET/HEAD: WebSocket upgrades, media links,
+ * the URL printed at start-up) — `?token=T`. Query tokens never authorise a write, so a link cannot
+ * trigger one.
+ */
+export type AuthConfig = { token: string } | { disabled: true };
+
+export function isAuthorized(request: Request, auth: AuthConfig): boolean {
+  if ('disabled' in auth) return true;
+  for (const candidate of presentedTokens(request)) {
+    if (constantTimeEqual(candidate, auth.token)) return true;
+  }
+  return false;
+}
+
+function presentedTokens(request: Request): string[] {
+  const tokens: string[] = [];
+  const authorization = request.headers.get('authorization');
+  const bearer = authorization?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
+  if (bearer) tokens.push(bearer);
+  const control = request.headers.get('x-intentic-control');
+  if (control) tokens.push(control);
+  if (request.method === 'GET' || request.method === 'HEAD') {
+    const query = new URL(request.url).searchParams.get('token');
+    if (query) tokens.push(query);
+  }
+  return tokens;
+}
+
+/** Compares without an early exit, so timing does not reveal how much of a guess was right. */
+export function constantTimeEqual(a: string, b: string): boolean {
+  const encoder = new TextEncoder();
+  const left = encoder.encode(a);
+  const right = encoder.encode(b);
+  let diff = left.length ^ right.length;
+  for (let i = 0; i < right.length; i++) diff |= (left[i % Math.max(left.length, 1)] ?? 0) ^ right[i]!;
+  return diff === 0;
+}
+
+/** A 32-byte random token, base64url: what the server prints when none is configured. */
+export function generateToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}

@@ -1,0 +1,166 @@
+import { realpath, stat } from 'node:fs/promises';
+import { isIP } from 'node:net';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { generateToken, type AuthConfig } from '../auth.ts';
+
+export const USAGE = `Usage: workspace-api [options]
+
+Serves one folder (the workspace root) to web UIs and agents: files, search and terminals.
+
+Options:
+  --cwd DIR             workspace root (default: the current folder)
+  --host HOST           interface to bind (default: 127.0.0.1)
+  --port PORT           port to bind (default: 8787; 0 picks a free port)
+  --token TOKEN         require this token (default: $WORKSPACE_TOKEN, else a generated one)
+  --no-auth             require no token (only on a loopback host)
+  --unrestricted        use absolute paths as given instead of confining them to the root
+  --allow-origin URL    let this browser origin call the API and open WebSockets ("*" for any); repeatable
+  -h, --help            show this help
+`;
+
+/** A command-line mistake: printed with a hint, exit status 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+  readonly exitCode = 2;
+}
+
+export interface CliConfig {
+  /** Real path of --cwd. */
+  root: string;
+  host: string;
+  port: number;
+  auth: AuthConfig;
+  /** Where the token came from; a generated one has to be shown to the user. */
+  tokenSource: 'flag' | 'env' | 'generated' | 'none';
+  unrestricted: boolean;
+  allowedOrigins: string[];
+}
+
+export type CliCommand = { help: true } | { help: false; config: CliConfig };
+
+const portSchema = z
+  .string()
+  .regex(/^\d+$/, 'must be a whole number')
+  .transform(Number)
+  .pipe(z.number().max(65535, 'must be at most 65535'));
+
+const originSchema = z.string().transform((value, ctx) => {
+  if (value === '*') return value;
+  try {
+    const url = new URL(value);
+    if ((url.protocol === 'http:' || url.protocol === 'https:') && url.origin !== 'null') return url.origin;
+  } catch {
+    // reported below
+  }
+  ctx.addIssue({ code: 'custom', message: `'${value}' is not an http(s) origin such as https://ide.example` });
+  return z.NEVER;
+});
+
+const flagsSchema = z.object({
+  cwd: z.string().min(1, 'must not be empty').optional(),
+  host: z.string().min(1, 'must not be empty').default('127.0.0.1'),
+  port: portSchema.default(8787),
+  token: z.string().min(1, 'must not be empty').optional(),
+  'no-auth': z.boolean().default(false),
+  unrestricted: z.boolean().default(false),
+  'allow-origin': z.array(originSchema).default([]),
+  help: z.boolean().default(false),
+});
+
+/**
+ * Parses and validates the command line. Throws UsageError for anything the user has to fix: unknown flags,
+ * bad values, a --cwd that is not a folder, or a non-loopback host without a token.
+ */
+export async function parseCliArgs(
+  argv: string[],
+  env: Record<string, string | undefined> = process.env,
+  cwd: string = process.cwd(),
+): Promise<CliCommand> {
+  let values: Record<string, unknown>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        cwd: { type: 'string' },
+        host: { type: 'string' },
+        port: { type: 'string' },
+        token: { type: 'string' },
+        'no-auth': { type: 'boolean' },
+        unrestricted: { type: 'boolean' },
+        'allow-origin': { type: 'string', multiple: true },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+
+  const parsed = flagsSchema.safeParse(values);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new UsageError(`--${String(issue.path[0] ?? '')}: ${issue.message}`);
+  }
+  const flags = parsed.data;
+  if (flags.help) return { help: true };
+
+  const host = flags.host.replace(/^\[(.*)\]$/, '$1');
+  const envToken = env.WORKSPACE_TOKEN || undefined;
+  if (flags['no-auth'] && flags.token !== undefined) throw new UsageError('--token and --no-auth contradict each other');
+
+  let auth: AuthConfig;
+  let tokenSource: CliConfig['tokenSource'];
+  if (flags['no-auth']) {
+    if (!isLoopback(host)) {
+      throw new UsageError(`refusing to serve ${host} without a token: drop --no-auth or bind a loopback host such as 127.0.0.1`);
+    }
+    auth = { disabled: true };
+    tokenSource = 'none';
+  } else if (flags.token !== undefined) {
+    auth = { token: flags.token };
+    tokenSource = 'flag';
+  } else if (envToken !== undefined) {
+    auth = { token: envToken };
+    tokenSource = 'env';
+  } else {
+    auth = { token: generateToken() };
+    tokenSource = 'generated';
+  }
+
+  return {
+    help: false,
+    config: {
+      root: await workspaceRoot(resolve(cwd, flags.cwd ?? '.')),
+      host,
+      port: flags.port,
+      auth,
+      tokenSource,
+      unrestricted: flags.unrestricted,
+      allowedOrigins: flags['allow-origin'],
+    },
+  };
+}
+
+async function workspaceRoot(dir: string): Promise<string> {
+  let isDirectory: boolean;
+  try {
+    isDirectory = (await stat(dir)).isDirectory();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(code === 'ENOENT' ? `--cwd ${dir}: no such folder` : `--cwd ${dir}: cannot be read (${code})`);
+  }
+  if (!isDirectory) throw new UsageError(`--cwd ${dir}: not a folder`);
+  return realpath(dir);
+}
+
+/** localhost, 127.0.0.0/8 and ::1 (also as an IPv4-mapped address). */
+export function isLoopback(host: string): boolean {
+  const lower = host.toLowerCase();
+  if (lower === 'localhost') return true;
+  const ipv4 = lower.startsWith('::ffff:') ? lower.slice('::ffff:'.length) : lower;
+  if (isIP(ipv4) === 4) return ipv4.startsWith('127.');
+  return isIP(lower) === 6 && /^(0{0,4}:){2,7}0{0,3}1$|^::1$/.test(lower);
+}

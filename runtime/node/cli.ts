@@ -1,0 +1,65 @@
+import { homedir } from 'node:os';
+import { parseCliArgs, USAGE, UsageError, type CliCommand } from './args.ts';
+import { startNodeServer, type NodeServer } from './server.ts';
+
+/** Shutdown should take about a second (terminal grace period); past this something is stuck. */
+const SHUTDOWN_DEADLINE_MS = 10_000;
+
+async function main(argv: string[]): Promise<void> {
+  let command: CliCommand;
+  try {
+    command = await parseCliArgs(argv, process.env, process.cwd());
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`workspace-api: ${error.message}\nRun 'workspace-api --help' for usage.\n`);
+    process.exit(error.exitCode);
+  }
+  if (command.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const { config } = command;
+
+  let server: NodeServer;
+  try {
+    server = await startNodeServer({
+      root: config.root,
+      auth: config.auth,
+      host: config.host,
+      port: config.port,
+      unrestricted: config.unrestricted,
+      allowedOrigins: config.allowedOrigins,
+      home: homedir(),
+    });
+  } catch (error) {
+    process.stderr.write(`workspace-api: cannot listen on ${config.host}:${config.port}: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
+
+  process.stdout.write(`listening on ${server.url}\n`);
+  if ('token' in config.auth) process.stdout.write(`${server.url}/?token=${encodeURIComponent(config.auth.token)}\n`);
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      process.stderr.write(`workspace-api: ${signal} again, exiting without cleanup\n`);
+      process.exit(1);
+    }
+    stopping = true;
+    setTimeout(() => {
+      process.stderr.write('workspace-api: shutdown timed out\n');
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS).unref();
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`workspace-api: shutdown failed: ${(error as Error).message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+await main(process.argv.slice(2));

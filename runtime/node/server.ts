@@ -1,0 +1,243 @@
+import { createServer, STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { createServerAdapter } from '@whatwg-node/server';
+import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import type { FileSystem } from '../../adapters/fs/file-system.ts';
+import { NodeFileSystem } from '../../adapters/fs/node-file-system.ts';
+import { NodePtyAdapter } from '../../adapters/pty/node-pty-adapter.ts';
+import { createWorkspaceApp, type WorkspaceAppOptions } from '../app.ts';
+import { jsonResponse } from '../errors/render.ts';
+import type { ServerSocket, SocketOpenHandler, Upgrader } from '../websocket.ts';
+
+export interface NodeServerOptions extends Omit<WorkspaceAppOptions, 'fs' | 'pty'> {
+  /** Interface to bind (default 127.0.0.1). */
+  host?: string;
+  /** Port to bind (default 8787; 0 picks a free one). */
+  port?: number;
+  /** Storage (default: the local disk). */
+  fs?: FileSystem;
+  /** WebSocket ping period in ms (default 30 s); a peer silent for two periods is dropped. */
+  heartbeatMs?: number;
+}
+
+export interface NodeServer {
+  /** `http://HOST:PORT` with the port actually bound. */
+  readonly url: string;
+  readonly host: string;
+  readonly port: number;
+  /** Closes WebSockets (1001), kills every terminal, stops listening and ends open connections. */
+  close(): Promise<void>;
+}
+
+/** Largest WebSocket message accepted: terminal input is keystrokes and pastes, not uploads. */
+const MAX_WEBSOCKET_MESSAGE_BYTES = 1024 * 1024;
+/** How long closing WebSockets and in-flight requests get before they are cut at shutdown. */
+const SHUTDOWN_GRACE_MS = 1000;
+/** Ping period: a peer that has not answered the previous ping by the next one is gone (its shell is killed). */
+const HEARTBEAT_MS = 30_000;
+/** How long a refused upgrade's connection may linger for the client to read the answer. */
+const REFUSED_UPGRADE_LINGER_MS = 2000;
+
+/**
+ * The upgrader cannot return a real 101: the WHATWG Response constructor rejects statuses below 200. It
+ * returns this placeholder instead, and the server decides by a per-request flag (did a handler call the
+ * upgrader?) plus the final status, so the decision survives any wrapper that rebuilds the Response (CORS).
+ */
+const ACCEPTED_UPGRADE_STATUS = 200;
+
+/**
+ * Serves the workspace app over node:http with @whatwg-node/server, and accepts WebSocket upgrades on the
+ * same port: the app decides (auth, Origin, route), `ws` performs the handshake.
+ */
+export async function startNodeServer(options: NodeServerOptions): Promise<NodeServer> {
+  const { host = '127.0.0.1', port = 8787, fs = new NodeFileSystem(), heartbeatMs = HEARTBEAT_MS, ...appOptions } = options;
+  const ptys = new NodePtyAdapter();
+  const app = createWorkspaceApp({ ...appOptions, fs, pty: ptys });
+  // Only the Request goes to the app: @whatwg-node passes its own server context as the second argument.
+  const server = createServer(createServerAdapter((request: Request) => app.fetch(request)));
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_WEBSOCKET_MESSAGE_BYTES });
+  const webSockets = new Set<WebSocket>();
+  const pendingUpgrades = new Set<Duplex>();
+  // A vanished peer (laptop lid closed, network gone) sends no close frame; without pings its shell would live on.
+  const alive = new WeakSet<WebSocket>();
+  const heartbeat = setInterval(() => {
+    for (const ws of webSockets) {
+      if (!alive.has(ws)) {
+        ws.terminate();
+        continue;
+      }
+      alive.delete(ws);
+      ws.ping();
+    }
+  }, heartbeatMs).unref();
+  let closing: Promise<void> | undefined;
+
+  async function onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    pendingUpgrades.add(socket);
+    socket.once('close', () => pendingUpgrades.delete(socket));
+    socket.on('error', () => socket.destroy());
+
+    let request: Request;
+    try {
+      request = toFetchRequest(req, `${formatHost(host)}:${boundPort}`);
+    } catch {
+      return writeRawResponse(socket, jsonResponse({ error: 'malformed request' }, 400));
+    }
+
+    let onOpen: SocketOpenHandler | undefined;
+    const upgrade: Upgrader = (handler) => {
+      onOpen = handler;
+      return new Response(null, { status: ACCEPTED_UPGRADE_STATUS });
+    };
+    let response: Response;
+    try {
+      response = await app.fetch(request, { upgrade });
+    } catch (error) {
+      console.error('unhandled error during upgrade:', error);
+      response = jsonResponse({ error: 'internal error' }, 500);
+    }
+
+    const open = onOpen;
+    if (!open || response.status !== ACCEPTED_UPGRADE_STATUS) return writeRawResponse(socket, response);
+    if (closing) return writeRawResponse(socket, jsonResponse({ error: 'server is shutting down' }, 503));
+    if (socket.destroyed) return;
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      pendingUpgrades.delete(socket);
+      webSockets.add(ws);
+      alive.add(ws);
+      ws.on('pong', () => alive.add(ws));
+      ws.once('close', () => {
+        webSockets.delete(ws);
+        alive.delete(ws);
+      });
+      ws.on('error', () => {}); // protocol errors close the socket; 'close' does the cleanup
+      try {
+        open(adaptWebSocket(ws));
+      } catch (error) {
+        console.error('WebSocket handler failed:', error);
+        ws.close(1011, 'internal error');
+      }
+    });
+  }
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (closing) {
+      socket.destroy();
+      return;
+    }
+    onUpgrade(req, socket, head).catch((error: unknown) => {
+      console.error('upgrade failed:', error);
+      socket.destroy();
+    });
+  });
+
+  try {
+    await listen(server, port, host);
+  } catch (error) {
+    clearInterval(heartbeat);
+    wss.close();
+    throw error;
+  }
+  const boundPort = (server.address() as AddressInfo).port;
+
+  async function shutdown(): Promise<void> {
+    clearInterval(heartbeat);
+    const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const ws of webSockets) ws.close(1001, 'server shutting down');
+    for (const socket of pendingUpgrades) socket.destroy();
+    server.closeIdleConnections();
+    await Promise.all([ptys.killAll(), allClosed(webSockets, SHUTDOWN_GRACE_MS)]);
+    for (const ws of webSockets) ws.terminate();
+    const cutOff = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+    await stopped;
+    clearTimeout(cutOff);
+    wss.close();
+  }
+
+  return {
+    url: `http://${formatHost(host)}:${boundPort}`,
+    host,
+    port: boundPort,
+    close: () => (closing ??= shutdown()),
+  };
+}
+
+/** The upgrade request as a fetch Request: full URL from the Host header (or the bound address). */
+function toFetchRequest(req: IncomingMessage, fallbackHost: string): Request {
+  const url = new URL(req.url ?? '/', `http://${req.headers.host ?? fallbackHost}`);
+  const headers = new Headers();
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  return new Request(url, { method: req.method ?? 'GET', headers });
+}
+
+/** Answers a refused upgrade on the raw socket (status line, headers, body), then ends the connection. */
+async function writeRawResponse(socket: Duplex, response: Response): Promise<void> {
+  let body: Buffer;
+  try {
+    body = Buffer.from(await response.arrayBuffer());
+  } catch {
+    body = Buffer.alloc(0);
+  }
+  if (socket.destroyed) return;
+  const reason = STATUS_CODES[response.status] ?? '';
+  const lines = [`HTTP/1.1 ${response.status} ${reason}`];
+  response.headers.forEach((value, name) => {
+    if (name !== 'content-length' && name !== 'connection' && name !== 'transfer-encoding') lines.push(`${name}: ${value}`);
+  });
+  lines.push(`content-length: ${body.byteLength}`, 'connection: close');
+  socket.end(Buffer.concat([Buffer.from(lines.join('\r\n') + '\r\n\r\n', 'latin1'), body]));
+  // Not destroyed at once: a reset could discard the answer before the client has read it.
+  setTimeout(() => socket.destroy(), REFUSED_UPGRADE_LINGER_MS).unref();
+}
+
+/** `ws`'s socket behind the runtime-neutral ServerSocket seam (runtime/websocket.ts). */
+function adaptWebSocket(ws: WebSocket): ServerSocket {
+  return {
+    send(data) {
+      if (ws.readyState === WebSocket.OPEN) ws.send(data, { binary: typeof data !== 'string' });
+    },
+    close(code, reason) {
+      if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING) ws.close(code, reason);
+    },
+    onMessage(listener) {
+      ws.on('message', (data: RawData, isBinary: boolean) => {
+        const bytes = toBuffer(data);
+        listener(isBinary ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : bytes.toString('utf8'), isBinary);
+      });
+    },
+    onClose(listener) {
+      ws.once('close', (code: number, reason: Buffer) => listener(code, reason.toString('utf8')));
+    },
+  };
+}
+
+function toBuffer(data: RawData): Buffer {
+  if (Buffer.isBuffer(data)) return data;
+  if (Array.isArray(data)) return Buffer.concat(data);
+  return Buffer.from(data);
+}
+
+function allClosed(sockets: Set<WebSocket>, timeoutMs: number): Promise<void> {
+  const waits = [...sockets].map(
+    (ws) => new Promise<void>((resolve) => (ws.readyState === WebSocket.CLOSED ? resolve() : ws.once('close', () => resolve()))),
+  );
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+  return Promise.race([Promise.all(waits), timeout]).then(() => clearTimeout(timer));
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/** IPv6 literals need brackets in URLs and Host headers. */
+export function formatHost(host: string): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}

@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { WorkspaceError } from './errors/workspace-error.ts';
+
+/** Renders zod issues as one readable line: "limit: Too big: expected number to be <=500". */
+function describe(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
+    .join('; ');
+}
+
+/** Parses the query string with a zod object schema. A repeated parameter is a 400, never silently merged. */
+export function parseQuery<S extends z.ZodType>(request: Request, schema: S): z.output<S> {
+  const params = new URL(request.url).searchParams;
+  const raw: Record<string, string> = {};
+  for (const [key, value] of params) {
+    if (key in raw) throw new WorkspaceError('bad-request', `invalid query: '${key}' is given more than once`);
+    raw[key] = value;
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw new WorkspaceError('bad-request', `invalid query: ${describe(parsed.error)}`);
+  return parsed.data;
+}
+
+/**
+ * Reads a JSON body under a byte cap and validates it. The cap is enforced while streaming, so a client
+ * cannot make us buffer more than `maxBytes` by lying about (or omitting) Content-Length.
+ */
+export async function parseJsonBody<S extends z.ZodType>(
+  request: Request,
+  schema: S,
+  maxBytes: number,
+): Promise<z.output<S>> {
+  const text = await readBodyText(request, maxBytes);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new WorkspaceError('bad-request', 'invalid JSON body');
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw new WorkspaceError('bad-request', `invalid body: ${describe(parsed.error)}`);
+  return parsed.data;
+}
+
+export async function readBodyBytes(request: Request, maxBytes: number): Promise<Uint8Array> {
+  const declared = Number(request.headers.get('content-length') ?? NaN);
+  if (declared > maxBytes) throw tooLarge(maxBytes);
+  if (!request.body) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return out;
+}
+
+async function readBodyText(request: Request, maxBytes: number): Promise<string> {
+  const bytes = await readBodyBytes(request, maxBytes);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new WorkspaceError('bad-request', 'body is not valid UTF-8');
+  }
+}
+
+function tooLarge(maxBytes: number): WorkspaceError {
+  return new WorkspaceError('too-large', `request body exceeds ${maxBytes} bytes`, { limit: maxBytes });
+}

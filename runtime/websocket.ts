@@ -1,0 +1,23 @@
+/**
+ * A runtime-neutral WebSocket seam. Handlers stay plain fetch handlers: to accept an upgrade, a handler
+ * calls `ctx.upgrade(onOpen)` and returns the Response it gets back, unchanged in status. The runtime then
+ * performs the real handshake and calls `onOpen` with a ServerSocket; a runtime with no upgrader leaves
+ * `ctx.upgrade` undefined and the handler refuses the request.
+ *
+ * The returned Response is a marker, not the wire answer: where Response may carry status 101 (Workers)
+ * it is the real 101; on Node the WHATWG Response constructor rejects 101, so the Node upgrader
+ * (runtime/node/server.ts) returns a bodiless 200 and accepts the upgrade when the upgrader was called during
+ * this request and the app's final response still has that status. The decision rests on a per-request
+ * flag, not on the Response object's identity, so wrappers that rebuild the Response (CORS) do not break
+ * it. Any other answer (401, 403, 404, ...) is written to the client as a plain HTTP response.
+ */
+export interface ServerSocket {
+  send(data: string | Uint8Array): void;
+  close(code?: number, reason?: string): void;
+  onMessage(listener: (data: string | Uint8Array, isBinary: boolean) => void): void;
+  onClose(listener: (code: number, reason: string) => void): void;
+}
+
+export type SocketOpenHandler = (socket: ServerSocket) => void;
+
+export type Upgrader = (onOpen: SocketOpenHandler) => Response;

@@ -1,0 +1,350 @@
+import { request as httpRequest } from 'node:http';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { fetch, WebSocket } from 'undici';
+import { startNodeServer, type NodeServer, type NodeServerOptions } from '../../../runtime/node/server.ts';
+import { isRunning, waitFor } from '../../support/processes.ts';
+import { TEST_TOKEN, tempWorkspace, type TempWorkspace } from '../../support/workspace.ts';
+
+interface TerminalClient {
+  ws: WebSocket;
+  /** Output so far, decoded. */
+  text(): string;
+  /** Frames received by kind: the server must only send binary. */
+  frames: { binary: number; text: number };
+  waitForText(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+  input(data: string): void;
+  closed: Promise<{ code: number; wasClean: boolean }>;
+}
+
+/** Opens /ws/terminal with undici's WebSocket; resolves once the handshake succeeded. */
+function openTerminal(url: string, headers?: Record<string, string>): Promise<TerminalClient> {
+  const ws = new WebSocket(url, headers ? { headers } : undefined);
+  ws.binaryType = 'arraybuffer';
+  const decoder = new TextDecoder();
+  let text = '';
+  const frames = { binary: 0, text: 0 };
+  ws.addEventListener('message', (event) => {
+    if (typeof event.data === 'string') {
+      frames.text++;
+      return;
+    }
+    frames.binary++;
+    text += decoder.decode(new Uint8Array(event.data as ArrayBuffer), { stream: true });
+  });
+  const closed = new Promise<{ code: number; wasClean: boolean }>((resolve) =>
+    ws.addEventListener('close', (event) => resolve({ code: event.code, wasClean: event.wasClean })),
+  );
+  const client: TerminalClient = {
+    ws,
+    text: () => text,
+    frames,
+    waitForText: (pattern, timeoutMs = 5000) =>
+      waitFor(() => text.match(pattern) ?? undefined, { timeoutMs, what: `terminal output matching ${pattern}` }),
+    input: (data) => ws.send(JSON.stringify({ type: 'input', data })),
+    closed,
+  };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('WebSocket did not open in time')), 5000);
+    ws.addEventListener('open', () => {
+      clearTimeout(timer);
+      resolve(client);
+    });
+    ws.addEventListener('error', () => {
+      clearTimeout(timer);
+      reject(new Error('WebSocket failed to open'));
+    });
+  });
+}
+
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** A WebSocket handshake by hand, to see the exact HTTP answer to a refused upgrade. */
+function rawUpgrade(url: string, headers: Record<string, string> = {}): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url.replace(/^ws/, 'http'), {
+      headers: {
+        connection: 'Upgrade',
+        upgrade: 'websocket',
+        'sec-websocket-version': '13',
+        'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+        ...headers,
+      },
+      timeout: 5000,
+    });
+    req.on('upgrade', (res, socket) => {
+      socket.destroy();
+      resolve({ status: res.statusCode ?? 0, headers: res.headers, body: '' });
+    });
+    req.on('response', (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error('upgrade timed out')));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('Node server', () => {
+  let workspace: TempWorkspace;
+  let servers: NodeServer[];
+  let clients: TerminalClient[];
+  let socketsToDestroy: { destroy(): void }[];
+
+  async function start(options: Partial<NodeServerOptions> = {}): Promise<NodeServer> {
+    const server = await startNodeServer({ root: workspace.root, auth: { token: TEST_TOKEN }, host: '127.0.0.1', port: 0, ...options });
+    servers.push(server);
+    return server;
+  }
+
+  /** `token: null` leaves the token out. */
+  function wsUrl(server: NodeServer, path = '/ws/terminal', token: string | null = TEST_TOKEN): string {
+    const url = new URL(path, server.url.replace(/^http/, 'ws'));
+    if (token !== null) url.searchParams.set('token', token);
+    return url.href;
+  }
+
+  async function terminal(server: NodeServer, headers?: Record<string, string>): Promise<TerminalClient> {
+    const client = await openTerminal(wsUrl(server), headers);
+    clients.push(client);
+    return client;
+  }
+
+  // The default shell comes from $SHELL; a user's interactive bash start-up files (slow version-manager hooks)
+  // would make these tests slow and flaky, so the sessions here run plain sh. Shell choice has its own tests.
+  const originalShell = process.env.SHELL;
+  beforeAll(() => {
+    process.env.SHELL = '/bin/sh';
+  });
+  afterAll(() => {
+    if (originalShell === undefined) delete process.env.SHELL;
+    else process.env.SHELL = originalShell;
+  });
+
+  beforeEach(async () => {
+    workspace = await tempWorkspace({ 'hello.txt': 'hi\n', 'sub/inner.txt': 'x' });
+    servers = [];
+    clients = [];
+    socketsToDestroy = [];
+  });
+
+  afterEach(async () => {
+    for (const client of clients) if (client.ws.readyState <= WebSocket.OPEN) client.ws.close();
+    for (const socket of socketsToDestroy) socket.destroy();
+    await Promise.all(servers.map((server) => server.close()));
+    await workspace.cleanup();
+  });
+
+  it('listens on the requested host with the bound port in its URL', async () => {
+    const server = await start();
+    expect(server.port).toBeGreaterThan(0);
+    expect(server.url).toBe(`http://127.0.0.1:${server.port}`);
+    const response = await fetch(`${server.url}/healthz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ ok: true });
+  });
+
+  it('serves GET /api/files with the token and answers 401 without it', async () => {
+    const server = await start();
+    const ok = await fetch(`${server.url}/api/files`, { headers: { authorization: `Bearer ${TEST_TOKEN}` } });
+    expect(ok.status).toBe(200);
+    const body = (await ok.json()) as { path: string; entries: { name: string; isDir: boolean }[] };
+    expect(body.path).toBe(workspace.root);
+    expect(body.entries.map((entry) => [entry.name, entry.isDir])).toEqual([
+      ['sub', true],
+      ['hello.txt', false],
+    ]);
+
+    const denied = await fetch(`${server.url}/api/files`);
+    expect(denied.status).toBe(401);
+    expect(await denied.json()).toEqual({ error: 'missing or invalid token' });
+  });
+
+  it('answers 426 to a plain GET /ws/terminal', async () => {
+    const server = await start();
+    const response = await fetch(`${server.url}/ws/terminal?token=${TEST_TOKEN}`);
+    expect(response.status).toBe(426);
+    expect(await response.json()).toEqual({ error: 'this endpoint needs a WebSocket upgrade' });
+  });
+
+  describe('/ws/terminal', () => {
+    it('runs a shell in the workspace root: input in, binary output frames out', async () => {
+      const server = await start();
+      const client = await terminal(server);
+      client.input('echo hi-$((1+2))\n');
+      await client.waitForText(/hi-3/);
+      // printf assembles the markers, so the echoed command line itself cannot match.
+      client.input("printf '%s=%s %s=%s\\n' cwd \"$(pwd)\" term \"$TERM\"\n");
+      const match = await client.waitForText(/cwd=(\S+) term=(\S+)/);
+      expect(match[1]).toBe(workspace.root);
+      expect(match[2]).toBe('xterm-256color');
+      expect(client.frames.binary).toBeGreaterThan(0);
+      expect(client.frames.text).toBe(0);
+    });
+
+    it('applies resize frames: stty size agrees', async () => {
+      const server = await start();
+      const client = await terminal(server);
+      client.input('echo "size=$(stty size)"\n');
+      await client.waitForText(/size=24 80/);
+      client.ws.send(JSON.stringify({ type: 'resize', cols: 100, rows: 30 }));
+      client.input('echo "size=$(stty size)"\n');
+      await client.waitForText(/size=30 100/);
+    });
+
+    it('ignores malformed frames and keeps the session working', async () => {
+      const server = await start();
+      const client = await terminal(server);
+      client.ws.send('not json at all');
+      client.ws.send('{"type":"launch","data":"x"}');
+      client.ws.send('{"type":"input","data":42}');
+      client.ws.send('{"type":"resize","cols":-3,"rows":"tall"}');
+      client.ws.send(new TextEncoder().encode('{"type":"input","data":"echo binary-$((5+5))\\n"}'));
+      client.input('echo ok-$((2+2))\n');
+      await client.waitForText(/ok-4/);
+      expect(client.text()).not.toMatch(/binary-10/);
+      expect(client.ws.readyState).toBe(WebSocket.OPEN);
+    });
+
+    it('closes the socket with 1000 when the shell exits', async () => {
+      const server = await start();
+      const client = await terminal(server);
+      client.input('exit\n');
+      const closed = await client.closed;
+      expect(closed).toEqual({ code: 1000, wasClean: true });
+    });
+
+    it('kills the shell and its jobs when the client closes the socket', async () => {
+      const server = await start();
+      const client = await terminal(server);
+      client.input('echo "shell=$$"; sleep 1000 & echo "job=$!"\n');
+      const shellPid = Number((await client.waitForText(/shell=(\d+)/))[1]);
+      const jobPid = Number((await client.waitForText(/job=(\d+)/))[1]);
+      expect(isRunning(shellPid)).toBe(true);
+      expect(isRunning(jobPid)).toBe(true);
+      client.ws.close();
+      await waitFor(() => !isRunning(shellPid) && !isRunning(jobPid), { timeoutMs: 5000, what: 'the shell and its job to die' });
+    });
+
+    it('refuses a bad or missing token with a 401 HTTP answer', async () => {
+      const server = await start();
+      const bad = await rawUpgrade(wsUrl(server, '/ws/terminal', 'wrong-token'));
+      expect(bad.status).toBe(401);
+      expect(bad.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(JSON.parse(bad.body)).toEqual({ error: 'missing or invalid token' });
+      const missing = await rawUpgrade(wsUrl(server, '/ws/terminal', null));
+      expect(missing.status).toBe(401);
+      await expect(openTerminal(wsUrl(server, '/ws/terminal', 'wrong-token'))).rejects.toThrow(/failed to open/);
+    });
+
+    it('accepts the token as a Bearer header too', async () => {
+      const server = await start();
+      const answer = await rawUpgrade(wsUrl(server, '/ws/terminal', null), { authorization: `Bearer ${TEST_TOKEN}` });
+      expect(answer.status).toBe(101);
+    });
+
+    it('refuses a cross-origin upgrade with 403', async () => {
+      const server = await start();
+      const answer = await rawUpgrade(wsUrl(server), { origin: 'https://evil.example' });
+      expect(answer.status).toBe(403);
+      expect(JSON.parse(answer.body)).toEqual({ error: 'origin not allowed' });
+      await expect(openTerminal(wsUrl(server), { origin: 'https://evil.example' })).rejects.toThrow(/failed to open/);
+    });
+
+    it("accepts the server's own origin", async () => {
+      const server = await start();
+      const client = await terminal(server, { origin: server.url });
+      client.input('echo same-$((1+1))\n');
+      await client.waitForText(/same-2/);
+    });
+
+    it('accepts an origin listed in allowedOrigins', async () => {
+      const server = await start({ allowedOrigins: ['https://ide.example'] });
+      const client = await terminal(server, { origin: 'https://ide.example' });
+      client.input('echo allowed-$((3+4))\n');
+      await client.waitForText(/allowed-7/);
+      const other = await rawUpgrade(wsUrl(server), { origin: 'https://other.example' });
+      expect(other.status).toBe(403);
+    });
+
+    it('answers 404 to an upgrade on an unknown path', async () => {
+      const server = await start();
+      const answer = await rawUpgrade(wsUrl(server, '/ws/nope'));
+      expect(answer.status).toBe(404);
+      expect(JSON.parse(answer.body)).toEqual({ error: 'not found' });
+    });
+
+    it('answers an upgrade on a plain route with that route as plain HTTP, not a WebSocket', async () => {
+      const server = await start();
+      const answer = await rawUpgrade(wsUrl(server, '/api/files'));
+      expect(answer.status).toBe(200);
+      expect(answer.headers.connection).toBe('close');
+      expect(JSON.parse(answer.body)).toHaveProperty('entries');
+    });
+
+    it('completes the handshake for a well-formed upgrade (the server wires its pty adapter in)', async () => {
+      const server = await start();
+      const answer = await rawUpgrade(wsUrl(server));
+      expect(answer.status).toBe(101);
+      expect(answer.headers.upgrade).toBe('websocket');
+    });
+
+    it('answers 400 to an upgrade whose Host header is not a host', async () => {
+      const server = await start();
+      const answer = await rawUpgrade(wsUrl(server), { host: 'not a host' });
+      expect(answer.status).toBe(400);
+      expect(JSON.parse(answer.body)).toEqual({ error: 'malformed request' });
+    });
+  });
+
+  it('drops a peer that stops answering pings, and kills its shell', async () => {
+    const server = await start({ heartbeatMs: 200 });
+    // A raw handshake from a client that never answers pings.
+    const shellPid = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest(wsUrl(server).replace(/^ws/, 'http'), {
+        headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' },
+      });
+      req.on('upgrade', (_res, socket) => {
+        // Frames from a client must be masked: a 4-byte zero mask keeps the payload as is.
+        const payload = Buffer.from(JSON.stringify({ type: 'input', data: 'echo "shell=$$"\n' }));
+        socket.write(Buffer.concat([Buffer.from([0x81, 0x80 | payload.length, 0, 0, 0, 0]), payload]));
+        let seen = '';
+        socket.on('data', (chunk: Buffer) => {
+          seen += chunk.toString('latin1');
+          const match = seen.match(/shell=(\d+)/);
+          if (match) resolve(Number(match[1]));
+        });
+        socket.on('error', () => {});
+        socketsToDestroy.push(socket);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(isRunning(shellPid)).toBe(true);
+    await waitFor(() => !isRunning(shellPid), { timeoutMs: 5000, what: 'the silent peer to be dropped' });
+  });
+
+  it('close() ends WebSockets with 1001, kills every shell and stops listening', async () => {
+    const server = await start();
+    const client = await terminal(server);
+    client.input('echo "shell=$$"; sleep 1000 & echo "job=$!"\n');
+    const shellPid = Number((await client.waitForText(/shell=(\d+)/))[1]);
+    const jobPid = Number((await client.waitForText(/job=(\d+)/))[1]);
+    // A keep-alive connection left idle must not hold close() up.
+    await (await fetch(`${server.url}/healthz`)).text();
+
+    await server.close();
+    expect((await client.closed).code).toBe(1001);
+    expect(isRunning(shellPid)).toBe(false);
+    expect(isRunning(jobPid)).toBe(false);
+    await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
+    await server.close(); // idempotent
+  });
+});

@@ -1,0 +1,160 @@
+import { Miniflare } from 'miniflare';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildWorkerBundle } from '../../runtime/worker-build.ts';
+
+/**
+ * The Workers entry for real: bundled with the production build flags and run in workerd through miniflare.
+ * Three workers from the same bundle, differing only in bindings: token auth (the entry dispatchFetch talks
+ * to), no token configured (must refuse, not run open), and explicit WORKSPACE_NO_AUTH.
+ */
+
+// Miniflare refuses a script outside its working folder, so the bundle stays under the project.
+const SCRIPT = 'dist/test-worker/worker.js';
+const COMPATIBILITY_DATE = '2026-04-26'; // as wrangler.toml
+const ORIGIN = 'https://ide.example';
+const BASE = 'http://localhost';
+
+let mf: Miniflare;
+
+beforeAll(async () => {
+  await buildWorkerBundle(SCRIPT);
+  const worker = { scriptPath: SCRIPT, modules: true, compatibilityDate: COMPATIBILITY_DATE };
+  mf = new Miniflare({
+    workers: [
+      {
+        ...worker,
+        name: 'token',
+        bindings: { WORKSPACE_TOKEN: 'tok', WORKSPACE_ALLOW_ORIGIN: ` ${ORIGIN} , https://other.example` },
+      },
+      // dispatchFetch picks a worker by route; unrouted requests go to the first one.
+      { ...worker, name: 'unconfigured', routes: ['unconfigured.test/*'] },
+      { ...worker, name: 'open', routes: ['open.test/*'], bindings: { WORKSPACE_NO_AUTH: 'true' } },
+    ],
+  });
+  await mf.ready;
+});
+
+afterAll(async () => {
+  await mf?.dispose();
+});
+
+const auth = { authorization: 'Bearer tok' };
+
+function call(path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
+  return mf.dispatchFetch(BASE + path, init);
+}
+
+describe('Workers entry in workerd (WORKSPACE_TOKEN set)', () => {
+  it('GET /healthz needs no token', async () => {
+    const response = await call('/healthz');
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ ok: true });
+  });
+
+  it('GET /api/files without a token is 401 in the ori error shape', async () => {
+    const response = await call('/api/files');
+    expect(response.status).toBe(401);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await response.json()).toEqual({ error: 'missing or invalid token' });
+  });
+
+  it('GET /api/files with a wrong token is 401', async () => {
+    const response = await call('/api/files', { headers: { authorization: 'Bearer tok2' } });
+    expect(response.status).toBe(401);
+    await response.arrayBuffer();
+  });
+
+  it('GET /api/files lists the welcome README at its exact byte size', async () => {
+    const readme = await call('/api/file?path=README.md', { headers: auth });
+    expect(readme.status).toBe(200);
+    const { path, content } = (await readme.json()) as { path: string; content: string };
+    expect(path).toBe('/workspace/README.md');
+    expect(content).toMatch(/^# /);
+    const size = new TextEncoder().encode(content).byteLength;
+    expect(size).toBeGreaterThan(content.length); // it holds non-ASCII: the listing must count bytes, not chars
+
+    const response = await call('/api/files', { headers: auth });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      path: '/workspace',
+      entries: [{ name: 'README.md', path: '/workspace/README.md', isDir: false, size }],
+    });
+  });
+
+  it('PUT /api/file saves (creating parents), GET /api/file returns it exactly', async () => {
+    const put = await call('/api/file?path=notes/a.txt', {
+      method: 'PUT',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ content: 'hello 🌍' }),
+    });
+    expect(put.status).toBe(200);
+    expect(await put.json()).toEqual({ path: '/workspace/notes/a.txt', status: 'saved' });
+
+    const get = await call('/api/file?path=notes/a.txt', { headers: auth });
+    expect(get.status).toBe(200);
+    expect(await get.json()).toEqual({ path: '/workspace/notes/a.txt', content: 'hello 🌍' });
+  });
+
+  it('GET /api/raw honours Range', async () => {
+    const size = new TextEncoder().encode('hello 🌍').byteLength; // 10
+    const response = await call('/api/raw?path=notes/a.txt', { headers: { ...auth, range: 'bytes=0-4' } });
+    expect(response.status).toBe(206);
+    expect(response.headers.get('content-range')).toBe(`bytes 0-4/${size}`);
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(await response.text()).toBe('hello');
+  });
+
+  it('GET /ws/terminal answers 501: no terminals on Workers', async () => {
+    const response = await call('/ws/terminal', {
+      headers: {
+        ...auth,
+        upgrade: 'websocket',
+        connection: 'Upgrade',
+        'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+        'sec-websocket-version': '13',
+      },
+    });
+    expect(response.status).toBe(501);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await response.json()).toEqual({ error: expect.stringMatching(/\S/) });
+  });
+
+  it('CORS follows WORKSPACE_ALLOW_ORIGIN', async () => {
+    const allowed = await call('/api/files', { method: 'OPTIONS', headers: { origin: ORIGIN } });
+    expect(allowed.status).toBe(204);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+    await allowed.arrayBuffer();
+
+    const refused = await call('/api/files', { method: 'OPTIONS', headers: { origin: 'https://evil.example' } });
+    expect(refused.status).toBe(403);
+    await refused.arrayBuffer();
+  });
+});
+
+describe('Workers entry without WORKSPACE_TOKEN', () => {
+  function callWorker(host: 'unconfigured' | 'open', path: string, headers: Record<string, string> = {}) {
+    return mf.dispatchFetch(`http://${host}.test${path}`, { headers });
+  }
+
+  it('refuses every API request with 503 explaining what to set, even with a guessed token', async () => {
+    for (const headers of [{}, { authorization: 'Bearer tok' }] as Record<string, string>[]) {
+      const response = await callWorker('unconfigured', '/api/files', headers);
+      expect(response.status).toBe(503);
+      const body = (await response.json()) as { error: string };
+      expect(Object.keys(body)).toEqual(['error']);
+      expect(body.error).toContain('WORKSPACE_TOKEN');
+    }
+  });
+
+  it('still answers /healthz', async () => {
+    const response = await callWorker('unconfigured', '/healthz');
+    expect(response.status).toBe(200);
+    await response.arrayBuffer();
+  });
+
+  it('runs open only when WORKSPACE_NO_AUTH is "true"', async () => {
+    const response = await callWorker('open', '/api/files');
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ path: '/workspace' });
+  });
+});

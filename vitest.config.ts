@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+    // Real sockets, ptys and workerd: two cores here, so keep parallelism modest.
+    pool: 'forks',
+    maxWorkers: 2,
+  },
+});
