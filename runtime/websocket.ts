@@ -13,6 +13,10 @@
  */
 export interface ServerSocket {
   send(data: string | Uint8Array): void;
+  /** Bytes handed to `send` that have not reached the network yet (flow control: a slow reader grows it). */
+  readonly bufferedAmount: number;
+  /** Called whenever everything sent so far has been written out (`bufferedAmount` back to 0). */
+  onDrain(listener: () => void): void;
   close(code?: number, reason?: string): void;
   onMessage(listener: (data: string | Uint8Array, isBinary: boolean) => void): void;
   onClose(listener: (code: number, reason: string) => void): void;

@@ -18,6 +18,7 @@ import type {
   WriteOptions,
 } from './file-system.ts';
 import { FsError } from './fs-error.ts';
+import { checkPath, rangeBounds } from './arguments.ts';
 import { dirname, segments } from './posix-path.ts';
 
 const STREAM_CHUNK = 64 * 1024;
@@ -62,21 +63,6 @@ interface Lookup {
 
 const encoder = new TextEncoder();
 
-function checkPath(path: string): void {
-  if (typeof path !== 'string' || !path.startsWith('/') || path.includes('\0')) {
-    throw new FsError('invalid', String(path), `invalid: path must be absolute: ${String(path)}`);
-  }
-}
-
-function rangeBounds(range: ByteRange | undefined, path: string): [number, number] {
-  if (!range) return [0, Infinity];
-  const { offset, length } = range;
-  const okInt = (n: number) => Number.isSafeInteger(n) && n >= 0;
-  if (!okInt(offset) || (length !== undefined && !okInt(length))) {
-    throw new FsError('invalid', path, `invalid: bad byte range for ${path}`);
-  }
-  return [offset, length === undefined ? Infinity : offset + length];
-}
 
 export class MemoryFileSystem implements FileSystem {
   readonly capabilities: FileSystemCapabilities = { symlinks: true, watch: false, permissions: true };

@@ -87,6 +87,14 @@ class NodePtyProcess implements PtyProcess {
     }
   }
 
+  pause(): void {
+    if (!this.#hasExited) this.#pty.pause();
+  }
+
+  resume(): void {
+    if (!this.#hasExited) this.#pty.resume();
+  }
+
   onData(listener: (data: Uint8Array) => void): void {
     // With `encoding: null` node-pty hands out Buffers although its typings say string.
     this.#pty.onData((data) => listener(data as unknown as Uint8Array));

@@ -20,6 +20,9 @@ export interface PtyProcess {
   onData(listener: (data: Uint8Array) => void): void;
   /** Fires once; `code` is null when the exit status is unknown (killed by a signal). */
   onExit(listener: (exit: { code: number | null; signal: number | null }) => void): void;
+  /** Stops reading output (the program blocks once the pty buffer fills): flow control for slow clients. */
+  pause(): void;
+  resume(): void;
   /** Kills the whole process group (SIGHUP then SIGKILL), so the shell's children die too. */
   kill(): void;
 }
@@ -27,5 +30,5 @@ export interface PtyProcess {
 export interface PtyAdapter {
   spawn(options: PtySpawnOptions): PtyProcess;
   /** Every live process this adapter started (the server kills them all on shutdown). */
-  killAll(): void;
+  killAll(): Promise<void>;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isFsError } from '../../adapters/fs/fs-error.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
 import { jsonResponse } from '../../runtime/errors/render.ts';
 import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
@@ -12,14 +13,17 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 export async function readFile(request: Request, ctx: WorkspaceContext): Promise<Response> {
   const { path } = parseQuery(request, Query);
   const file = await ctx.resolve(path);
-  const stat = await ctx.fs.stat(file);
-  if (stat.type === 'dir') throw new WorkspaceError('bad-request', 'path is a directory');
-  if (stat.type !== 'file') throw new WorkspaceError('bad-request', 'not a regular file');
   const cap = ctx.limits.maxTextFileBytes;
-  if (stat.size > cap) throw new WorkspaceError('too-large', `file is larger than ${cap} bytes`, { size: stat.size, limit: cap });
-
-  // Read one byte past the cap: the file may have grown since stat, and we must not serve a cut file as whole.
-  const bytes = await ctx.fs.read(file, { offset: 0, length: cap + 1 });
+  // No separate stat (this is the hot path): the read itself refuses folders and non-regular files, and
+  // reading one byte past the cap tells "too large" apart without ever holding more than cap + 1 bytes.
+  let bytes: Uint8Array;
+  try {
+    bytes = await ctx.fs.read(file, { offset: 0, length: cap + 1 });
+  } catch (error) {
+    if (isFsError(error, 'is-directory')) throw new WorkspaceError('bad-request', 'path is a directory');
+    if (isFsError(error, 'invalid')) throw new WorkspaceError('bad-request', 'not a regular file');
+    throw error;
+  }
   if (bytes.byteLength > cap) throw new WorkspaceError('too-large', `file is larger than ${cap} bytes`, { limit: cap });
   return jsonResponse({ path: file, content: decodeText(bytes) });
 }

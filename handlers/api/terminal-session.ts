@@ -26,6 +26,13 @@ export function parseTerminalMessage(text: string): TerminalClientMessage | unde
   return parsed.success ? parsed.data : undefined;
 }
 
+/**
+ * Output queued for a slow client above this pauses the pty; it resumes once the queue drains. The program
+ * then blocks on a full pty buffer, as it would on a slow physical terminal, instead of the daemon buffering
+ * `yes` into memory without bound.
+ */
+export const OUTPUT_HIGH_WATER_BYTES = 1024 * 1024;
+
 export interface TerminalSessionOptions {
   cwd: string;
   cols: number;
@@ -35,7 +42,7 @@ export interface TerminalSessionOptions {
 /**
  * One shell on one socket. Pty output goes out as binary frames of raw bytes; text frames carry input and
  * resizes; malformed frames and binary frames are ignored. The shell's exit closes the socket with 1000;
- * the socket's close kills the shell's whole process group.
+ * the socket's close kills the shell's whole process group. Output is flow-controlled (OUTPUT_HIGH_WATER_BYTES).
  */
 export function runTerminalSession(socket: ServerSocket, ptys: PtyAdapter, options: TerminalSessionOptions): void {
   let shell: PtyProcess;
@@ -46,9 +53,20 @@ export function runTerminalSession(socket: ServerSocket, ptys: PtyAdapter, optio
     return;
   }
   let socketClosed = false;
+  let paused = false;
 
   shell.onData((bytes) => {
-    if (!socketClosed) socket.send(bytes);
+    if (socketClosed) return;
+    socket.send(bytes);
+    if (!paused && socket.bufferedAmount > OUTPUT_HIGH_WATER_BYTES) {
+      paused = true;
+      shell.pause();
+    }
+  });
+  socket.onDrain(() => {
+    if (!paused || socketClosed) return;
+    paused = false;
+    shell.resume();
   });
   shell.onExit(() => {
     if (!socketClosed) socket.close(1000);

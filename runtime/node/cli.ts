@@ -37,7 +37,7 @@ async function main(argv: string[]): Promise<void> {
   }
 
   process.stdout.write(`listening on ${server.url}\n`);
-  if ('token' in config.auth) process.stdout.write(`${server.url}/?token=${encodeURIComponent(config.auth.token)}\n`);
+  if ('token' in config.auth) process.stdout.write(`${server.url}/api/files?token=${encodeURIComponent(config.auth.token)}\n`);
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {

@@ -193,9 +193,25 @@ async function writeRawResponse(socket: Duplex, response: Response): Promise<voi
 
 /** `ws`'s socket behind the runtime-neutral ServerSocket seam (runtime/websocket.ts). */
 function adaptWebSocket(ws: WebSocket): ServerSocket {
+  // Counted here rather than read from ws.bufferedAmount: the send callback tells us when bytes left, which
+  // is the moment a paused producer may resume.
+  let pending = 0;
+  const drainListeners: (() => void)[] = [];
   return {
     send(data) {
-      if (ws.readyState === WebSocket.OPEN) ws.send(data, { binary: typeof data !== 'string' });
+      if (ws.readyState !== WebSocket.OPEN) return;
+      const size = typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
+      pending += size;
+      ws.send(data, { binary: typeof data !== 'string' }, () => {
+        pending -= size;
+        if (pending === 0) for (const listener of drainListeners) listener();
+      });
+    },
+    get bufferedAmount() {
+      return pending;
+    },
+    onDrain(listener) {
+      drainListeners.push(listener);
     },
     close(code, reason) {
       if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING) ws.close(code, reason);

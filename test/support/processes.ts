@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** Whether `pid` runs (a zombie waiting for its reaper counts as gone). Linux: reads /proc. */
 export function isRunning(pid: number): boolean {
@@ -22,5 +22,32 @@ export async function waitFor<T>(
     if (value !== undefined && value !== false) return value;
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+/** The pids whose command name is `comm` and whose session id is `sid` (Linux /proc). */
+export function processesInSession(sid: number, comm: string): number[] {
+  const found: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'latin1');
+      const command = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (command === comm && Number(fields[3]) === sid) found.push(Number(name));
+    } catch {
+      // exited while we looked
+    }
+  }
+  return found;
+}
+
+/** Bytes a process has written so far (`wchar` in /proc/PID/io); undefined once it is gone. */
+export function bytesWritten(pid: number): number | undefined {
+  try {
+    const io = readFileSync(`/proc/${pid}/io`, 'latin1');
+    return Number(io.match(/^wchar: (\d+)$/m)?.[1]);
+  } catch {
+    return undefined;
   }
 }

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { nodeApp, q, request, tempWorkspace, type TempWorkspace } from '../../support/workspace.ts';
@@ -29,6 +30,13 @@ describe('GET /api/file', () => {
     const dir = await get(q({ path: 'dir' }));
     expect(dir.status).toBe(400);
     expect(await dir.json()).toEqual({ error: 'path is a directory' });
+  });
+
+  it('answers 400 for a FIFO without blocking on it', async () => {
+    execFileSync('mkfifo', [`${ws.root}/pipe`]);
+    const res = await get(q({ path: 'pipe' }));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: 'not a regular file' });
   });
 
   it('answers 404 for a missing file', async () => {

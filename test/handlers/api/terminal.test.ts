@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseTerminalMessage } from '../../../handlers/api/terminal-session.ts';
+import { OUTPUT_HIGH_WATER_BYTES, parseTerminalMessage } from '../../../handlers/api/terminal-session.ts';
 import type { PtyAdapter, PtyProcess, PtySpawnOptions } from '../../../adapters/pty/pty-adapter.ts';
 import type { ServerSocket, SocketOpenHandler, Upgrader } from '../../../runtime/websocket.ts';
 import { nodeApp, request, tempWorkspace, type TempWorkspace } from '../../support/workspace.ts';
@@ -12,6 +12,7 @@ class FakePty implements PtyProcess {
   readonly writes: (string | Uint8Array)[] = [];
   readonly resizes: [number, number][] = [];
   kills = 0;
+  paused = false;
   #data: ((data: Uint8Array) => void)[] = [];
   #exit: ((exit: { code: number | null; signal: number | null }) => void)[] = [];
   write(data: string | Uint8Array) {
@@ -28,6 +29,12 @@ class FakePty implements PtyProcess {
   }
   kill() {
     this.kills++;
+  }
+  pause() {
+    this.paused = true;
+  }
+  resume() {
+    this.paused = false;
   }
   emitData(bytes: Uint8Array) {
     for (const listener of this.#data) listener(bytes);
@@ -46,12 +53,22 @@ class FakePtyAdapter implements PtyAdapter {
     this.spawned.push({ options, pty });
     return pty;
   }
-  killAll() {}
+  async killAll() {}
 }
 
 class FakeSocket implements ServerSocket {
   readonly sent: (string | Uint8Array)[] = [];
   readonly closes: { code: number | undefined; reason: string | undefined }[] = [];
+  /** What a slow peer has not taken yet; the test sets it and calls drained(). */
+  bufferedAmount = 0;
+  #drain: (() => void)[] = [];
+  onDrain(listener: () => void) {
+    this.#drain.push(listener);
+  }
+  drained() {
+    this.bufferedAmount = 0;
+    for (const listener of this.#drain) listener();
+  }
   #message: ((data: string | Uint8Array, isBinary: boolean) => void)[] = [];
   #close: ((code: number, reason: string) => void)[] = [];
   send(data: string | Uint8Array) {
@@ -203,6 +220,19 @@ describe('GET /ws/terminal (in-process)', () => {
       pty!.emitExit(0);
       expect(socket.sent).toEqual([]);
       expect(socket.closes).toEqual([]);
+    });
+
+    it('pauses the pty while a slow client has more than the high-water mark queued, resumes on drain', async () => {
+      const { socket, pty } = await open();
+      socket.bufferedAmount = OUTPUT_HIGH_WATER_BYTES;
+      pty!.emitData(new Uint8Array([0x41]));
+      expect(pty!.paused).toBe(false); // at the mark, not above it
+      socket.bufferedAmount = OUTPUT_HIGH_WATER_BYTES + 1;
+      pty!.emitData(new Uint8Array([0x42]));
+      expect(pty!.paused).toBe(true);
+      socket.drained();
+      expect(pty!.paused).toBe(false);
+      expect(socket.sent).toEqual([new Uint8Array([0x41]), new Uint8Array([0x42])]); // nothing dropped
     });
 
     it('closes the socket with 1011 when the shell cannot start', async () => {

@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fetch, WebSocket } from 'undici';
 import { startNodeServer, type NodeServer, type NodeServerOptions } from '../../../runtime/node/server.ts';
-import { isRunning, waitFor } from '../../support/processes.ts';
+import { bytesWritten, isRunning, processesInSession, waitFor } from '../../support/processes.ts';
 import { TEST_TOKEN, tempWorkspace, type TempWorkspace } from '../../support/workspace.ts';
 
 interface TerminalClient {
@@ -330,6 +330,55 @@ describe('Node server', () => {
     expect(isRunning(shellPid)).toBe(true);
     await waitFor(() => !isRunning(shellPid), { timeoutMs: 5000, what: 'the silent peer to be dropped' });
   });
+
+  it('stops reading a flooding program while the client does not read, and loses nothing', async () => {
+    const server = await start();
+    const FLOOD = 64 * 1024 * 1024;
+    const received: Buffer[] = [];
+    let receivedBytes = 0;
+    const socket = await new Promise<import('node:stream').Duplex>((resolve, reject) => {
+      const req = httpRequest(wsUrl(server).replace(/^ws/, 'http'), {
+        headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' },
+      });
+      req.on('upgrade', (_res, upgraded, head) => {
+        if (head.length > 0) received.push(head);
+        upgraded.on('data', (chunk: Buffer) => {
+          received.push(chunk);
+          receivedBytes += chunk.length;
+        });
+        upgraded.on('error', () => {});
+        socketsToDestroy.push(upgraded);
+        resolve(upgraded);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    const sendInput = (data: string) => {
+      const payload = Buffer.from(JSON.stringify({ type: 'input', data }));
+      const header = payload.length < 126 ? Buffer.from([0x81, 0x80 | payload.length]) : Buffer.from([0x81, 0x80 | 126, payload.length >> 8, payload.length & 0xff]);
+      socket.write(Buffer.concat([header, Buffer.alloc(4), payload])); // zero mask: payload as is
+    };
+    const seen = () => Buffer.concat(received).toString('latin1');
+    sendInput('echo "shell=$$"\n');
+    const shellPid = Number((await waitFor(() => seen().match(/shell=(\d+)/) ?? undefined, { what: 'the shell pid' }))[1]);
+
+    socket.pause(); // a client that stops reading
+    sendInput(`head -c ${FLOOD} /dev/zero | tr '\\0' a; echo "done=$((6*7))"\n`);
+    const [tr] = await waitFor(() => processesInSession(shellPid, 'tr').length === 1 && processesInSession(shellPid, 'tr'), { what: 'tr to start' });
+    // Once the buffers between the pty and the client are full, the producer must be blocked, not drained
+    // into the daemon's memory: its write count stops moving while it is still alive.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const before = bytesWritten(tr!);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const after = bytesWritten(tr!);
+    expect(before).toBeDefined();
+    expect(before).toBeLessThan(FLOOD / 2);
+    expect(after).toBe(before);
+
+    socket.resume();
+    await waitFor(() => /done=42/.test(seen().slice(-4096)), { timeoutMs: 30_000, what: 'the flood to finish' });
+    expect(receivedBytes).toBeGreaterThan(FLOOD);
+  }, 60_000);
 
   it('close() ends WebSockets with 1001, kills every shell and stops listening', async () => {
     const server = await start();
