@@ -8,5 +8,6 @@ export default defineConfig({
     // Real sockets, ptys and workerd: two cores here, so keep parallelism modest.
     pool: 'forks',
     maxWorkers: 2,
+    reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

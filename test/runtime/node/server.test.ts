@@ -333,7 +333,7 @@ describe('Node server', () => {
 
   it('stops reading a flooding program while the client does not read, and loses nothing', async () => {
     const server = await start();
-    const FLOOD = 64 * 1024 * 1024;
+    const FLOOD = 48 * 1024 * 1024;
     const received: Buffer[] = [];
     let receivedBytes = 0;
     const socket = await new Promise<import('node:stream').Duplex>((resolve, reject) => {
