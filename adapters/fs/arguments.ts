@@ -3,10 +3,27 @@ import { FsError } from './fs-error.ts';
 
 /** Argument checks every backend shares, so they refuse bad input with the same code and message. */
 
-/** Backends take absolute paths only, never with NUL bytes (containment has normalised them already). */
+/** Linux limits, applied by every backend alike so the memory backend refuses what the disk would. */
+export const NAME_MAX_BYTES = 255;
+export const PATH_MAX_BYTES = 4096;
+
+const encoder = new TextEncoder();
+
+/**
+ * Backends take absolute paths only, never with NUL bytes (containment has normalised them already), and
+ * within NAME_MAX / PATH_MAX measured in UTF-8 bytes.
+ */
 export function checkPath(path: string): void {
   if (typeof path !== 'string' || !path.startsWith('/') || path.includes('\0')) {
     throw new FsError('invalid', String(path), `invalid: path must be absolute: ${String(path)}`);
+  }
+  // Cheap pre-check: a UTF-8 byte is at least one UTF-16 unit's worth, at most three.
+  if (path.length * 3 <= NAME_MAX_BYTES) return;
+  if (encoder.encode(path).byteLength >= PATH_MAX_BYTES) throw new FsError('name-too-long', path);
+  for (const segment of path.split('/')) {
+    if (segment.length * 3 > NAME_MAX_BYTES && encoder.encode(segment).byteLength > NAME_MAX_BYTES) {
+      throw new FsError('name-too-long', path);
+    }
   }
 }
 

@@ -10,6 +10,7 @@ export type FsErrorCode =
   | 'not-empty' // removing a non-empty directory without `recursive`
   | 'permission-denied'
   | 'loop' // too many symbolic links (a cycle)
+  | 'name-too-long' // a segment over 255 bytes or a path over 4096 bytes (Linux NAME_MAX / PATH_MAX)
   | 'invalid' // the call makes no sense for this node (readlink of a non-link, moving a folder into itself)
   | 'version-mismatch' // a conditional write whose `ifVersion` no longer matches
   | 'io'; // anything else

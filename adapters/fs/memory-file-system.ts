@@ -265,7 +265,9 @@ export class MemoryFileSystem implements FileSystem {
     checkPath(path);
     // Copy in: the caller keeps no handle on the stored bytes (new Uint8Array copies, even from a Buffer).
     const bytes = typeof data === 'string' ? encoder.encode(data) : new Uint8Array(data);
+    let createdFrom: string | undefined;
     if (options.mkdirs) {
+      createdFrom = this.firstMissingAncestor(dirname(path));
       try {
         this.mkdirSync(dirname(path), true);
       } catch (error) {
@@ -273,6 +275,34 @@ export class MemoryFileSystem implements FileSystem {
         throw error;
       }
     }
+    try {
+      return this.writeInto(path, bytes, options);
+    } catch (error) {
+      // A failed write leaves no trace: the folders it created for itself go too.
+      // (Synchronous here, so nothing else can have been put inside them meanwhile.)
+      if (createdFrom !== undefined) {
+        const created = this.lookup(createdFrom, false);
+        created.parent?.children.delete(created.name);
+      }
+      throw error;
+    }
+  }
+
+  /** The topmost folder of `folder`'s chain that does not exist yet (what mkdir -p would create first). */
+  private firstMissingAncestor(folder: string): string | undefined {
+    let missing: string | undefined;
+    for (let at = folder; at !== '/'; at = dirname(at)) {
+      try {
+        if (this.lookup(at, true).node) break;
+      } catch (error) {
+        if (!(error instanceof FsError && error.code === 'not-found')) throw error;
+      }
+      missing = at;
+    }
+    return missing;
+  }
+
+  private writeInto(path: string, bytes: Uint8Array, options: WriteOptions): FileStat {
     // Exclusive means nothing at all at the path, a dangling link included (O_CREAT|O_EXCL).
     if (options.exclusive && this.lookup(path, false).node) throw new FsError('exists', path);
     // Follows a link at the path to its target, also a missing one (open(O_CREAT) semantics).

@@ -40,6 +40,7 @@ const ERRNO_TO_CODE: Record<string, FsErrorCode> = {
   EACCES: 'permission-denied',
   EPERM: 'permission-denied',
   ELOOP: 'loop',
+  ENAMETOOLONG: 'name-too-long',
   EINVAL: 'invalid',
 };
 
@@ -53,6 +54,18 @@ export function toFsError(error: unknown, path: string): FsError {
     return new FsError('io', path, `io: ${path} (${detail})`);
   }
   return new FsError(code, path);
+}
+
+/** Removes `deepest` and its parents up to and including `first` (the folders one mkdir -p made), while empty. */
+async function removeCreatedFolders(deepest: string, first: string): Promise<void> {
+  for (let folder = deepest; isInside(first, folder); folder = dirname(folder)) {
+    try {
+      await fsp.rmdir(folder);
+    } catch {
+      return; // not empty (someone else wrote there meanwhile) or already gone: leave the rest
+    }
+    if (folder === first) return;
+  }
 }
 
 /** Promisifies one callback-style node:fs call (cheaper than fs/promises for the tiny calls of a small read). */
@@ -99,9 +112,9 @@ function plain(bytes: Uint8Array): Uint8Array {
   return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-function tempPathFor(folder: string, name: string): string {
-  // Keep the temp name within NAME_MAX even for long names.
-  return join(folder, `.${name.slice(0, 200)}.${randomBytes(6).toString('hex')}.tmp`);
+function tempPathFor(folder: string): string {
+  // Fixed length, whatever the target's name: a 255-byte name must still get a temp file beside it.
+  return join(folder, `.wsapi-${randomBytes(8).toString('hex')}.tmp`);
 }
 
 export class NodeFileSystem implements FileSystem {
@@ -233,8 +246,9 @@ export class NodeFileSystem implements FileSystem {
   async write(path: string, data: Uint8Array | string, options: WriteOptions = {}): Promise<FileStat> {
     checkPath(path);
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    let createdFrom: string | undefined;
     try {
-      if (options.mkdirs) await this.mkdirsForWrite(dirname(path));
+      if (options.mkdirs) createdFrom = await this.mkdirsForWrite(dirname(path));
       // Exclusive means "nothing at all at this path", a dangling link included (as with O_CREAT|O_EXCL).
       if (options.exclusive && (await lstatOrNull(path))) throw new FsError('exists', path);
       const target = await this.resolveWriteTarget(path);
@@ -261,6 +275,8 @@ export class NodeFileSystem implements FileSystem {
         }
       });
     } catch (error) {
+      // A failed write leaves no trace: the folders it created for itself go too.
+      if (createdFrom !== undefined) await removeCreatedFolders(dirname(path), createdFrom);
       throw toFsError(error, path);
     }
   }
@@ -372,9 +388,10 @@ export class NodeFileSystem implements FileSystem {
   }
 
 
-  private async mkdirsForWrite(folder: string): Promise<void> {
+  /** mkdir -p; returns the first folder it created (undefined when all existed). */
+  private async mkdirsForWrite(folder: string): Promise<string | undefined> {
     try {
-      await fsp.mkdir(folder, { recursive: true });
+      return await fsp.mkdir(folder, { recursive: true });
     } catch (error) {
       // mkdir -p reports EEXIST when the folder path itself is a file; for a write that is "parent not a folder".
       if (errnoOf(error) === 'EEXIST') throw new FsError('not-directory', folder);
@@ -416,7 +433,7 @@ export class NodeFileSystem implements FileSystem {
     exclusive: boolean,
     fill: (tempPath: string) => Promise<BigIntStats>,
   ): Promise<FileStat> {
-    const tempPath = tempPathFor(dirname(target), basename(target));
+    const tempPath = tempPathFor(dirname(target));
     try {
       const stats = await fill(tempPath);
       if (exclusive) {

@@ -15,6 +15,7 @@ const Body = z.object({ content: z.string({ error: 'content must be a string' })
 export async function writeFile(request: Request, ctx: WorkspaceContext): Promise<Response> {
   const { path } = parseQuery(request, Query);
   const { content } = await parseJsonBody(request, Body, ctx.limits.maxBodyBytes);
+  if (/[/\\]$/.test(path)) throw new WorkspaceError('bad-request', 'path is a directory');
   const file = await ctx.resolve(path);
   try {
     await ctx.fs.write(file, content, { mkdirs: true });

@@ -59,6 +59,7 @@ const fromFsCode: Record<FsErrorCode, [WorkspaceErrorCode, string]> = {
   'not-empty': ['conflict', 'directory not empty'],
   'permission-denied': ['forbidden', 'permission denied'],
   loop: ['bad-request', 'too many levels of symbolic links'],
+  'name-too-long': ['bad-request', 'file name too long'],
   invalid: ['bad-request', 'invalid operation'],
   'version-mismatch': ['precondition-failed', 'version mismatch'],
   io: ['internal', 'i/o error'],

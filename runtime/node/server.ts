@@ -1,12 +1,13 @@
-import { createServer, STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, IncomingMessage, ServerResponse, STATUS_CODES, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createServerAdapter } from '@whatwg-node/server';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
 import { NodeFileSystem } from '../../adapters/fs/node-file-system.ts';
 import { NodePtyAdapter } from '../../adapters/pty/node-pty-adapter.ts';
-import { createWorkspaceApp, type WorkspaceAppOptions } from '../app.ts';
+import { createWorkspaceApp, type WorkspaceApp, type WorkspaceAppOptions } from '../app.ts';
+import { isAllowedHost } from '../hosts.ts';
 import { jsonResponse } from '../errors/render.ts';
 import type { ServerSocket, SocketOpenHandler, Upgrader } from '../websocket.ts';
 
@@ -53,9 +54,18 @@ const ACCEPTED_UPGRADE_STATUS = 200;
 export async function startNodeServer(options: NodeServerOptions): Promise<NodeServer> {
   const { host = '127.0.0.1', port = 8787, fs = new NodeFileSystem(), heartbeatMs = HEARTBEAT_MS, ...appOptions } = options;
   const ptys = new NodePtyAdapter();
-  const app = createWorkspaceApp({ ...appOptions, fs, pty: ptys });
+  const workspace = createWorkspaceApp({ ...appOptions, fs, pty: ptys });
+  // Without a token, the Host check is what keeps a DNS-rebinding page out (runtime/hosts.ts).
+  const checkHost = 'disabled' in appOptions.auth;
+  const app: WorkspaceApp = {
+    fetch: (request, env) =>
+      checkHost && !isAllowedHost(request, host)
+        ? Promise.resolve(jsonResponse({ error: 'host not allowed' }, 403))
+        : workspace.fetch(request, env),
+  };
   // Only the Request goes to the app: @whatwg-node passes its own server context as the second argument.
-  const server = createServer(createServerAdapter((request: Request) => app.fetch(request)));
+  const handleHttp = createServerAdapter((request: Request) => app.fetch(request));
+  const server = createServer(handleHttp);
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_WEBSOCKET_MESSAGE_BYTES });
   const webSockets = new Set<WebSocket>();
   const pendingUpgrades = new Set<Duplex>();
@@ -126,6 +136,10 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
       socket.destroy();
       return;
     }
+    if (req.headers.upgrade?.toLowerCase() !== 'websocket') {
+      serveIgnoringUpgrade(req, socket, head, handleHttp);
+      return;
+    }
     onUpgrade(req, socket, head).catch((error: unknown) => {
       console.error('upgrade failed:', error);
       socket.destroy();
@@ -161,6 +175,64 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     port: boundPort,
     close: () => (closing ??= shutdown()),
   };
+}
+
+/**
+ * Node 20 hands every request carrying an Upgrade header to the 'upgrade' listeners (there is no per-request
+ * opt-out before Node 22) and stops parsing there. An upgrade to anything but WebSocket (curl --http2 offers
+ * `Upgrade: h2c`) is served as the ordinary request it also is — RFC 9110 §7.8 lets a server ignore the offer —
+ * through the same handler as every other request, so its body arrives and its response streams. The body is
+ * fed from what follows on the socket, up to Content-Length; the connection closes after the response.
+ */
+function serveIgnoringUpgrade(
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  handle: (req: IncomingMessage, res: ServerResponse) => unknown,
+): void {
+  socket.on('error', () => socket.destroy());
+  if (req.headers['transfer-encoding'] !== undefined) {
+    void writeRawResponse(socket, jsonResponse({ error: 'a chunked body cannot come with an Upgrade offer; send Content-Length' }, 411));
+    return;
+  }
+  // Node has already ended `req` (an upgrade request has no body for it): carry its head into a fresh
+  // message whose body we feed ourselves.
+  const message = new IncomingMessage(socket as Socket);
+  message.method = req.method;
+  message.url = req.url;
+  message.httpVersionMajor = req.httpVersionMajor;
+  message.httpVersionMinor = req.httpVersionMinor;
+  message.httpVersion = req.httpVersion;
+  message.headers = req.headers;
+  message.rawHeaders = req.rawHeaders;
+  const response = new ServerResponse(message);
+  response.shouldKeepAlive = false;
+  response.assignSocket(socket as Socket);
+  response.once('finish', () => socket.end());
+  // node:http wires a socket's 'drain' to its current response; this socket left node:http at the upgrade.
+  socket.on('drain', () => {
+    if (!response.writableFinished) response.emit('drain');
+  });
+  let remaining = Number(req.headers['content-length'] ?? 0) || 0;
+  const feed = (chunk: Buffer) => {
+    if (remaining <= 0) return;
+    const part = chunk.subarray(0, remaining);
+    remaining -= part.length;
+    message.push(part);
+    if (remaining === 0) {
+      socket.off('data', feed);
+      message.complete = true;
+      message.push(null);
+    }
+  };
+  if (remaining === 0) {
+    message.complete = true;
+    message.push(null);
+  } else {
+    feed(head);
+    if (remaining > 0) socket.on('data', feed);
+  }
+  void handle(message, response);
 }
 
 /** The upgrade request as a fetch Request: full URL from the Host header (or the bound address). */

@@ -29,12 +29,23 @@ export async function resolveInsideRoot(
   if (requested.includes('\0')) throw new WorkspaceError('bad-request', 'path contains a NUL byte');
   const slashed = requested.replace(/\\/g, '/');
   const lexical = slashed.startsWith('/') ? normalize(slashed) : join(root, slashed);
-  if (options.unrestricted) return realpathAllowingMissing(fs, lexical);
-
-  if (!isInside(root, lexical)) throw outside(requested);
+  if (!options.unrestricted && !isInside(root, lexical)) throw outside(requested);
   const real = await realpathAllowingMissing(fs, lexical);
-  if (!isInside(root, real)) throw outside(requested);
+  if (!options.unrestricted && !isInside(root, real)) throw outside(requested);
+  // "a.txt/" names a folder, as it does for the kernel (ENOTDIR), even though normalising drops the slash.
+  if (slashed.endsWith('/') && slashed !== '/') await requireFolderIfPresent(fs, real);
   return real;
+}
+
+async function requireFolderIfPresent(fs: FileSystem, path: string): Promise<void> {
+  let type;
+  try {
+    type = (await fs.stat(path)).type;
+  } catch (error) {
+    if (isFsError(error, 'not-found')) return;
+    throw error;
+  }
+  if (type !== 'dir') throw new WorkspaceError('bad-request', 'not a directory');
 }
 
 function outside(requested: string): WorkspaceError {
@@ -67,6 +78,9 @@ async function realpathAllowingMissing(fs: FileSystem, path: string): Promise<st
       type = (await fs.lstat(next)).type;
     } catch (error) {
       if (isFsError(error, 'not-found') || isFsError(error, 'not-directory')) {
+        // "missing/.." does not exist for the kernel either (ENOENT): folding it lexically here would let a
+        // link like `x -> missing/../escape` resolve to a path the real lookup would never reach.
+        if (pending.includes('..')) throw new WorkspaceError('not-found', 'no such file or directory');
         return normalize([next, ...pending].join('/'));
       }
       throw error;

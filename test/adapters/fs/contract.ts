@@ -433,6 +433,28 @@ export function runFileSystemContract(name: string, makeBackend: () => Promise<C
     });
 
     describe('write', () => {
+      it('a failed write with mkdirs leaves none of the folders it created', async () => {
+        await fs.mkdir(p('kept'));
+        await expect(fs.write(p('kept/new/deep/f.txt'), 'x', { mkdirs: true, ifVersion: 'nope' })).rejects.toMatchObject({
+          code: 'version-mismatch',
+        });
+        await expect(fs.stat(p('kept/new'))).rejects.toMatchObject({ code: 'not-found' });
+        expect(await fs.readdir(p('kept'))).toEqual([]);
+      });
+
+      it('takes names up to 255 UTF-8 bytes and refuses longer ones with name-too-long', async () => {
+        const longest = '中'.repeat(85); // 255 bytes, 85 UTF-16 units
+        await fs.write(p(longest), 'ok');
+        expect(await readText(longest)).toBe('ok');
+        expect((await fs.readdir(root)).map((e) => e.name)).toEqual([longest]);
+        await expect(fs.write(p('a'.repeat(256)), 'x')).rejects.toMatchObject({ code: 'name-too-long' });
+        await expect(fs.stat(p('中'.repeat(86)))).rejects.toMatchObject({ code: 'name-too-long' });
+        await expect(fs.write(p('new/' + 'b'.repeat(300) + '/f'), 'x', { mkdirs: true })).rejects.toMatchObject({
+          code: 'name-too-long',
+        });
+        await expect(fs.stat(p('new'))).rejects.toMatchObject({ code: 'not-found' });
+      });
+
       it('creates a file and returns its stat', async () => {
         const stat = await fs.write(p('new.txt'), 'hello');
         expect(stat).toMatchObject({ type: 'file', size: 5 });

@@ -1,3 +1,5 @@
+import { createServer } from 'node:net';
+import { once } from 'node:events';
 import { execFileSync } from 'node:child_process';
 import { syncBuiltinESMExports } from 'node:module';
 import * as nodeFs from 'node:fs/promises';
@@ -5,7 +7,7 @@ import fsPromises from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { NodeFileSystem } from '../../../adapters/fs/node-file-system.ts';
+import { NodeFileSystem, toFsError } from '../../../adapters/fs/node-file-system.ts';
 import { runFileSystemContract } from './contract.ts';
 
 async function makeRoot(): Promise<string> {
@@ -106,8 +108,20 @@ describe('NodeFileSystem specifics', () => {
   });
 
   it('translates errno errors that have no specific code into io', async () => {
-    const error = await fs.stat(join(root, 'x'.repeat(300))).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'io', path: join(root, 'x'.repeat(300)) });
-    expect((error as Error).message).toContain('ENAMETOOLONG');
+    // open(2) on a UNIX socket fails with ENXIO, which has no code of its own.
+    const socketPath = join(root, 'sock');
+    const server = createServer().listen(socketPath);
+    await once(server, 'listening');
+    try {
+      const error = await fs.read(socketPath).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'io', path: socketPath });
+      expect((error as Error).message).toContain('ENXIO');
+    } finally {
+      server.close();
+    }
+  });
+
+  it('reports ENAMETOOLONG from the kernel as name-too-long', () => {
+    expect(toFsError(Object.assign(new Error('x'), { code: 'ENAMETOOLONG' }), '/a')).toMatchObject({ code: 'name-too-long' });
   });
 });

@@ -39,6 +39,15 @@ describe('GET /api/file', () => {
     expect(await res.json()).toEqual({ error: 'not a regular file' });
   });
 
+  it('answers 400 for a file named with a trailing slash, and for an over-long name', async () => {
+    const slash = await get(q({ path: 'hello.md/' }));
+    expect(slash.status).toBe(400);
+    expect(await slash.json()).toEqual({ error: 'not a directory' });
+    const long = await get(q({ path: 'a'.repeat(300) }));
+    expect(long.status).toBe(400);
+    expect(await long.json()).toEqual({ error: 'file name too long' });
+  });
+
   it('answers 404 for a missing file', async () => {
     const res = await get(q({ path: 'nope.txt' }));
     expect(res.status).toBe(404);

@@ -88,6 +88,26 @@ describe('PUT /api/file', () => {
     await expect(readdir(outsideDir)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
+  it('answers 400 for a path ending in a slash, existing or not', async () => {
+    for (const path of ['dir/', 'new-folder/', 'keep.txt/', 'dir\\']) {
+      const res = await put(q({ path }), json({ content: 'x' }));
+      expect(res.status, path).toBe(400);
+      expect(await res.json()).toEqual({ error: 'path is a directory' });
+    }
+    expect((await readdir(ws.root)).sort()).toEqual(['dir', 'keep.txt']);
+  });
+
+  it('saves a 255-byte multibyte name, and answers 400 for a longer one without leaving folders behind', async () => {
+    const longest = '中'.repeat(85);
+    const ok = await put(q({ path: `names/${longest}` }), json({ content: 'ok' }));
+    expect(ok.status).toBe(200);
+    expect(await readFile(`${ws.root}/names/${longest}`, 'utf8')).toBe('ok');
+    const tooLong = await put(q({ path: `leftover/dir/${'中'.repeat(86)}` }), json({ content: 'x' }));
+    expect(tooLong.status).toBe(400);
+    expect(await tooLong.json()).toEqual({ error: 'file name too long' });
+    expect((await readdir(ws.root)).sort()).toEqual(['dir', 'keep.txt', 'names']);
+  });
+
   it('writes through a symlink inside the workspace to its target', async () => {
     await symlink('keep.txt', `${ws.root}/alias.txt`);
     const res = await put(q({ path: 'alias.txt' }), json({ content: 'via link' }));

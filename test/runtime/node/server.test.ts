@@ -1,3 +1,5 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { request as httpRequest } from 'node:http';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fetch, WebSocket } from 'undici';
@@ -379,6 +381,102 @@ describe('Node server', () => {
     await waitFor(() => /done=42/.test(seen().slice(-4096)), { timeoutMs: 30_000, what: 'the flood to finish' });
     expect(receivedBytes).toBeGreaterThan(FLOOD);
   }, 60_000);
+
+  describe('requests with an Upgrade offer that is not WebSocket (curl --http2 sends Upgrade: h2c)', () => {
+    /** Sends one raw HTTP/1.1 request and returns everything the server sends until it closes. */
+    function rawExchange(server: NodeServer, head: string, body: Buffer | string = ''): Promise<Buffer> {
+      return new Promise((resolve, reject) => {
+        const socket = connect(server.port, '127.0.0.1');
+        const chunks: Buffer[] = [];
+        socket.on('data', (chunk) => chunks.push(chunk));
+        socket.on('end', () => resolve(Buffer.concat(chunks)));
+        socket.on('error', reject);
+        socket.setTimeout(10_000, () => reject(new Error('no answer')));
+        socket.write(head.replace(/\n/g, '\r\n') + '\r\n');
+        socket.write(body);
+      });
+    }
+    const h2c = 'Connection: Upgrade, HTTP2-Settings\nUpgrade: h2c\nHTTP2-Settings: AAMAAABkAAQCAAAAAAIAAAAA\n';
+
+    it('serves them as ordinary requests: the body arrives and the answer is complete', async () => {
+      const server = await start();
+      const body = JSON.stringify({ content: 'via h2c offer' });
+      const answer = await rawExchange(
+        server,
+        `PUT /api/file?path=offer.txt HTTP/1.1\nHost: 127.0.0.1\nAuthorization: Bearer ${TEST_TOKEN}\n${h2c}Content-Type: application/json\nContent-Length: ${Buffer.byteLength(body)}\n`,
+        body,
+      );
+      expect(answer.toString('latin1')).toMatch(/^HTTP\/1\.1 200/);
+      expect(answer.toString('latin1')).toContain(JSON.stringify({ path: `${workspace.root}/offer.txt`, status: 'saved' }));
+      expect(await readFile(`${workspace.root}/offer.txt`, 'utf8')).toBe('via h2c offer');
+    });
+
+    it('streams a large /api/raw answer with backpressure, byte for byte', async () => {
+      const big = Buffer.alloc(8 * 1024 * 1024);
+      for (let i = 0; i < big.length; i += 4) big.writeUInt32LE(i, i);
+      await writeFile(`${workspace.root}/big.bin`, big);
+      const server = await start();
+      const answer = await rawExchange(server, `GET /api/raw?path=big.bin HTTP/1.1\nHost: 127.0.0.1\nAuthorization: Bearer ${TEST_TOKEN}\n${h2c}`);
+      const split = answer.indexOf('\r\n\r\n');
+      const headText = answer.subarray(0, split).toString('latin1');
+      expect(headText).toMatch(/^HTTP\/1\.1 200/);
+      expect(headText.toLowerCase()).toContain(`content-length: ${big.length}`);
+      expect(answer.subarray(split + 4).equals(big)).toBe(true);
+    });
+
+    it('refuses a chunked body with such an offer with 411, writing nothing', async () => {
+      const server = await start();
+      const answer = await rawExchange(
+        server,
+        `PUT /api/file?path=chunked.txt HTTP/1.1\nHost: 127.0.0.1\nAuthorization: Bearer ${TEST_TOKEN}\n${h2c}Transfer-Encoding: chunked\n`,
+        '5\r\nhello\r\n0\r\n\r\n',
+      );
+      expect(answer.toString('latin1')).toMatch(/^HTTP\/1\.1 411/);
+      await expect(readFile(`${workspace.root}/chunked.txt`)).rejects.toMatchObject({ code: 'ENOENT' });
+    });
+  });
+
+  describe('without a token (--no-auth): DNS-rebinding defence', () => {
+    function requestWithHost(server: NodeServer, host: string, path: string, headers: Record<string, string> = {}): Promise<number> {
+      return new Promise((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port: server.port, path, headers: { host, ...headers } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('upgrade', (res, socket) => {
+          socket.destroy();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    }
+
+    it('answers only requests addressed to a loopback name or the bound address', async () => {
+      const server = await start({ auth: { disabled: true } });
+      expect(await requestWithHost(server, `127.0.0.1:${server.port}`, '/api/files')).toBe(200);
+      expect(await requestWithHost(server, `localhost:${server.port}`, '/api/files')).toBe(200);
+      expect(await requestWithHost(server, `evil.example:${server.port}`, '/api/files')).toBe(403);
+      expect(await requestWithHost(server, `evil.example:${server.port}`, '/healthz')).toBe(403);
+    });
+
+    it('refuses a rebinding page opening a terminal', async () => {
+      const server = await start({ auth: { disabled: true } });
+      const status = await requestWithHost(server, `evil.example:${server.port}`, '/ws/terminal', {
+        origin: `http://evil.example:${server.port}`,
+        connection: 'Upgrade',
+        upgrade: 'websocket',
+        'sec-websocket-version': '13',
+        'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+      });
+      expect(status).toBe(403);
+    });
+
+    it('does not check Host when a token is required (a gateway may use any name)', async () => {
+      const server = await start();
+      expect(await requestWithHost(server, 'sandbox-7.gateway.example', '/api/files', { authorization: `Bearer ${TEST_TOKEN}` })).toBe(200);
+    });
+  });
 
   it('close() ends WebSockets with 1001, kills every shell and stops listening', async () => {
     const server = await start();

@@ -124,6 +124,22 @@ for (const [name, make] of Object.entries(backends)) {
       expect(await resolve('sub/up/real.txt')).toBe(`${l.root}/sub/real.txt`);
     });
 
+    it('does not fold missing/.. inside a link target (the kernel answers ENOENT there too)', async () => {
+      await l.fs.symlink('missing/../out-dir', `${l.root}/tricky`);
+      await l.fs.symlink('nonexistent/..', `${l.root}/weird`);
+      for (const path of ['tricky/secret.txt', 'tricky', 'weird/x']) {
+        await expect(resolve(path), path).rejects.toMatchObject({ code: 'not-found', status: 404 });
+      }
+    });
+
+    it('keeps the meaning of a trailing slash: it names a folder', async () => {
+      await expect(resolve('a.txt/')).rejects.toMatchObject({ code: 'bad-request', message: 'not a directory' });
+      await expect(resolve('in-file/')).rejects.toMatchObject({ code: 'bad-request' });
+      expect(await resolve('sub/')).toBe(`${l.root}/sub`);
+      expect(await resolve('in-dir/')).toBe(`${l.root}/sub`);
+      expect(await resolve('not-yet/')).toBe(`${l.root}/not-yet`);
+    });
+
     it('refuses symlink cycles', async () => {
       await expect(resolve('c1/x')).rejects.toMatchObject({ code: expect.stringMatching(/loop|bad-request/) });
     });
