@@ -2,7 +2,7 @@
  * `npm run bench` — measures our daemon against an anchor in the same run and prints ours / anchor / ratio.
  * Not part of CI or tests. See bench/README.md for what each figure means.
  *
- *   node --import tsx bench/run.ts [search] [raw] [file]     (default: all three)
+ *   node --import tsx bench/run.ts [search] [raw] [file] [terminal]     (default: all four)
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -15,6 +15,7 @@ import { prepareCorpus } from './prepare-corpus.ts';
 import { benchRawStream } from './raw-stream.bench.ts';
 import { benchReadFileRps } from './read-file-rps.bench.ts';
 import { benchSearch } from './search.bench.ts';
+import { benchTerminal } from './terminal.bench.ts';
 
 const selected = new Set(process.argv.slice(2));
 const wants = (name: string) => selected.size === 0 || selected.has(name);
@@ -72,6 +73,10 @@ try {
   if (wants('file')) {
     log('(c) read-file: /api/file vs bare node:http JSON handler (4 KiB)');
     figures.push(await benchReadFileRps(prepared.filesRoot, smallFileName, token));
+  }
+  if (wants('terminal')) {
+    log('(d) terminal: /ws/terminal vs raw node-pty (sh printing 64 MiB)');
+    figures.push(await benchTerminal(prepared.filesRoot, token));
   }
 } finally {
   await closeClient();

@@ -75,3 +75,61 @@ export async function startChildServer(
       }),
   };
 }
+
+/** A child that answers one stdout line per stdin line (bench/servers/pty-anchor.ts). */
+export interface ChildWorker {
+  name: string;
+  /** Sends one line, resolves with the next line the child prints. One request at a time. */
+  ask(line: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export async function startChildWorker(name: string, script: 'pty-anchor', env: Record<string, string>): Promise<ChildWorker> {
+  const entry = join(projectRoot, 'bench', 'servers', `${script}.ts`);
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    cwd: projectRoot,
+    env: { ...process.env, ...env, NODE_ENV: 'production' },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  running.add(child);
+  const lines = createInterface({ input: child.stdout! });
+  const waiting: ((line: string) => void)[] = [];
+  lines.on('line', (line) => waiting.shift()?.(line));
+  let exited = false;
+  const exit = new Promise<string>((resolve) =>
+    child.once('exit', (code, signal) => {
+      exited = true;
+      running.delete(child);
+      resolve(`${name}: exited (${code ?? signal})`);
+    }),
+  );
+  const nextLine = (timeoutMs: number) =>
+    new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${name}: no answer within ${timeoutMs / 1000} s`)), timeoutMs);
+      waiting.push((line) => {
+        clearTimeout(timer);
+        resolve(line);
+      });
+      void exit.then((why) => {
+        clearTimeout(timer);
+        reject(new Error(why));
+      });
+    });
+  await nextLine(30_000);
+  return {
+    name,
+    ask(line) {
+      const answer = nextLine(120_000);
+      child.stdin!.write(line + '\n');
+      return answer;
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (exited) return resolve();
+        void exit.then(() => resolve());
+        child.stdin!.end();
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 3_000).unref();
+      }),
+  };
+}
