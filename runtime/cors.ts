@@ -1,3 +1,5 @@
+import { createResponse } from './http/response.ts';
+
 /**
  * Cross-origin policy: which browser origins may call the API (CORS) and open WebSockets.
  * `allowedOrigins` holds exact origins ("https://ide.example") or "*".
@@ -18,12 +20,12 @@ export function isOriginAllowed(origin: string, policy: OriginPolicy): boolean {
 export function preflight(request: Request, policy: OriginPolicy): Response {
   const origin = request.headers.get('origin');
   if (!origin || !isOriginAllowed(origin, policy)) {
-    return new Response(JSON.stringify({ error: 'origin not allowed' }), {
+    return createResponse(JSON.stringify({ error: 'origin not allowed' }), {
       status: 403,
       headers: { 'content-type': 'application/json; charset=utf-8', vary: 'Origin' },
     });
   }
-  return new Response(null, {
+  return createResponse(null, {
     status: 204,
     headers: {
       'access-control-allow-origin': origin,
@@ -43,7 +45,7 @@ export function withCorsHeaders(response: Response, request: Request, policy: Or
   headers.set('access-control-allow-origin', origin);
   headers.set('access-control-expose-headers', EXPOSED_HEADERS);
   headers.append('vary', 'Origin');
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  return createResponse(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
 /**

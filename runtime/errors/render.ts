@@ -1,4 +1,5 @@
 import type { WorkspaceError } from './workspace-error.ts';
+import { createResponse } from '../http/response.ts';
 
 /** The wire dialects whose error shapes differ (DESIGN.md §5). */
 export type Dialect = 'ori' | 'intentic' | 'workspace-files';
@@ -14,7 +15,7 @@ const intenticCodes: Record<number, string> = {
 };
 
 export function jsonResponse(body: unknown, status = 200, headers?: HeadersInit): Response {
-  const response = new Response(JSON.stringify(body), { status, headers });
+  const response = createResponse(JSON.stringify(body), { status, headers });
   response.headers.set('content-type', 'application/json; charset=utf-8');
   return response;
 }

@@ -10,6 +10,7 @@
  * - The caller passes the content type (or a lazy function for it); it is resolved only after the
  *   preconditions, as Go's own extension lookup and sniffing are.
  */
+import { createResponse } from './response.ts';
 
 /** A byte window of the content: `length` bytes from `offset`. */
 export interface ByteSpan {
@@ -410,7 +411,7 @@ function multipartBody(
 
 /** Go's http.Error body: the message and a newline, as text/plain, with nosniff. */
 function defaultRenderError(status: number, message: string): Response {
-  return new Response(`${message}\n`, {
+  return createResponse(`${message}\n`, {
     status,
     headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' },
   });
@@ -439,9 +440,9 @@ export async function serveContent(request: Request, options: ServeContentOption
     for (const [name, value] of rendered.headers) merged.set(name, value);
     if (isHead) {
       void rendered.body?.cancel().catch(() => {});
-      return new Response(null, { status, headers: merged });
+      return createResponse(null, { status, headers: merged });
     }
-    return new Response(rendered.body, { status, headers: merged });
+    return createResponse(rendered.body, { status, headers: merged });
   };
 
   const preconditions = checkPreconditions(request, etag, modtime);
@@ -451,7 +452,7 @@ export async function serveContent(request: Request, options: ServeContentOption
     headers.delete('content-length');
     headers.delete('content-encoding');
     if (headers.has('etag')) headers.delete('last-modified');
-    return new Response(null, { status: 304, headers });
+    return createResponse(null, { status: 304, headers });
   }
 
   const contentType = typeof options.contentType === 'function' ? await options.contentType() : options.contentType;
@@ -493,5 +494,5 @@ export async function serveContent(request: Request, options: ServeContentOption
   }
   headers.set('accept-ranges', 'bytes');
   headers.set('content-length', String(sendSize));
-  return new Response(isHead ? null : await body(), { status, headers });
+  return createResponse(isHead ? null : await body(), { status, headers });
 }

@@ -1,6 +1,7 @@
 import { createServer, IncomingMessage, ServerResponse, STATUS_CODES, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { Response as PonyfillResponse } from '@whatwg-node/fetch';
 import { createServerAdapter } from '@whatwg-node/server';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
@@ -9,6 +10,7 @@ import { NodePtyAdapter } from '../../adapters/pty/node-pty-adapter.ts';
 import { createWorkspaceApp, type WorkspaceApp, type WorkspaceAppOptions } from '../app.ts';
 import { isAllowedHost } from '../hosts.ts';
 import { jsonResponse } from '../errors/render.ts';
+import { setResponseImplementation } from '../http/response.ts';
 import type { ServerSocket, SocketOpenHandler, Upgrader } from '../websocket.ts';
 
 export interface NodeServerOptions extends Omit<WorkspaceAppOptions, 'fs' | 'pty'> {
@@ -53,6 +55,7 @@ const ACCEPTED_UPGRADE_STATUS = 200;
  */
 export async function startNodeServer(options: NodeServerOptions): Promise<NodeServer> {
   const { host = '127.0.0.1', port = 8787, fs = new NodeFileSystem(), heartbeatMs = HEARTBEAT_MS, ...appOptions } = options;
+  setResponseImplementation(PonyfillResponse as unknown as typeof Response); // runtime/http/response.ts says why
   const ptys = new NodePtyAdapter();
   const workspace = createWorkspaceApp({ ...appOptions, fs, pty: ptys });
   // Without a token, the Host check is what keeps a DNS-rebinding page out (runtime/hosts.ts).

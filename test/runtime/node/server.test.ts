@@ -169,6 +169,32 @@ describe('Node server', () => {
     expect(await denied.json()).toEqual({ error: 'missing or invalid token' });
   });
 
+  it('serves /api/raw over the wire like in-process: ranges, multipart, 416, 304 (Node installs its own Response)', async () => {
+    await writeFile(`${workspace.root}/data.txt`, '0123456789');
+    const server = await start();
+    const get = (headers: Record<string, string> = {}) =>
+      fetch(`${server.url}/api/raw?path=data.txt`, { headers: { authorization: `Bearer ${TEST_TOKEN}`, ...headers } });
+    const whole = await get();
+    expect(whole.status).toBe(200);
+    expect(await whole.text()).toBe('0123456789');
+    expect(whole.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(whole.headers.get('x-content-type-options')).toBe('nosniff');
+    const single = await get({ range: 'bytes=2-4' });
+    expect([single.status, single.headers.get('content-range'), await single.text()]).toEqual([206, 'bytes 2-4/10', '234']);
+    const multi = await get({ range: 'bytes=0-0,-2' });
+    expect(multi.status).toBe(206);
+    const boundary = multi.headers.get('content-type')!.match(/boundary=(\S+)/)![1];
+    expect(await multi.text()).toBe(
+      `--${boundary}\r\nContent-Range: bytes 0-0/10\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n0` +
+        `\r\n--${boundary}\r\nContent-Range: bytes 8-9/10\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n89` +
+        `\r\n--${boundary}--\r\n`,
+    );
+    const unsatisfiable = await get({ range: 'bytes=50-60' });
+    expect([unsatisfiable.status, unsatisfiable.headers.get('content-range')]).toEqual([416, 'bytes */10']);
+    const notModified = await get({ 'if-none-match': whole.headers.get('etag')! });
+    expect([notModified.status, await notModified.text()]).toEqual([304, '']);
+  });
+
   it('answers 426 to a plain GET /ws/terminal', async () => {
     const server = await start();
     const response = await fetch(`${server.url}/ws/terminal?token=${TEST_TOKEN}`);
