@@ -1,9 +1,9 @@
 import { realpath, stat } from 'node:fs/promises';
-import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { generateToken, type AuthConfig } from '../auth.ts';
+import { isLoopbackHost } from '../hosts.ts';
 
 export const USAGE = `Usage: workspace-api [options]
 
@@ -114,7 +114,7 @@ export async function parseCliArgs(
   let auth: AuthConfig;
   let tokenSource: CliConfig['tokenSource'];
   if (flags['no-auth']) {
-    if (!isLoopback(host)) {
+    if (!isLoopbackHost(host)) {
       throw new UsageError(`refusing to serve ${host} without a token: drop --no-auth or bind a loopback host such as 127.0.0.1`);
     }
     auth = { disabled: true };
@@ -156,11 +156,3 @@ async function workspaceRoot(dir: string): Promise<string> {
   return realpath(dir);
 }
 
-/** localhost, 127.0.0.0/8 and ::1 (also as an IPv4-mapped address). */
-export function isLoopback(host: string): boolean {
-  const lower = host.toLowerCase();
-  if (lower === 'localhost') return true;
-  const ipv4 = lower.startsWith('::ffff:') ? lower.slice('::ffff:'.length) : lower;
-  if (isIP(ipv4) === 4) return ipv4.startsWith('127.');
-  return isIP(lower) === 6 && /^(0{0,4}:){2,7}0{0,3}1$|^::1$/.test(lower);
-}
