@@ -233,7 +233,13 @@ function serveIgnoringUpgrade(
     message.push(null);
   } else {
     feed(head);
-    if (remaining > 0) socket.on('data', feed);
+    if (remaining > 0) {
+      socket.on('data', feed);
+      // A client that hangs up mid-body: fail the body read instead of leaving the handler waiting.
+      socket.once('close', () => {
+        if (remaining > 0) message.destroy(new Error('client closed the connection before the body was complete'));
+      });
+    }
   }
   void handle(message, response);
 }
