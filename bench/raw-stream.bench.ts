@@ -7,7 +7,7 @@ import { log } from './lib/log.ts';
 import { startChildServer } from './lib/child-server.ts';
 import { drain } from './lib/http-client.ts';
 import type { Figure } from './lib/result.ts';
-import { median, nowMs } from './lib/stats.ts';
+import { median, nowMs, sampleInterleaved } from './lib/stats.ts';
 import { BIG_FILE_BYTES } from './prepare-corpus.ts';
 
 const RUNS = 5;
@@ -28,15 +28,7 @@ export async function benchRawStream(filesRoot: string, fileName: string, token:
     const path = encodeURIComponent(fileName);
     const measureOurs = () => throughput(`${ours.baseUrl}/api/raw?path=${path}`, { authorization: `Bearer ${token}` });
     const measureAnchor = () => throughput(`${bare.baseUrl}/raw?path=${path}`, {});
-    // Interleaved (ours, anchor, ours, …) after one warm-up each, so drift on a shared machine hits both alike.
-    await measureOurs();
-    await measureAnchor();
-    const oursSamples: number[] = [];
-    const anchorSamples: number[] = [];
-    for (let i = 0; i < RUNS; i++) {
-      oursSamples.push(await measureOurs());
-      anchorSamples.push(await measureAnchor());
-    }
+    const { ours: oursSamples, anchor: anchorSamples } = await sampleInterleaved(RUNS, measureOurs, measureAnchor);
     const fmt = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(', ');
     log(`raw 1 GiB: ours [${fmt(oursSamples)}] MiB/s | anchor [${fmt(anchorSamples)}] MiB/s`);
     return {

@@ -10,7 +10,7 @@ import { startChildServer, startChildWorker } from './lib/child-server.ts';
 import { log } from './lib/log.ts';
 import { MarkerScanner } from './lib/marker.ts';
 import type { Figure } from './lib/result.ts';
-import { median } from './lib/stats.ts';
+import { median, sampleInterleaved } from './lib/stats.ts';
 
 const RUNS = 5;
 const MiB = 1024 * 1024;
@@ -86,15 +86,7 @@ export async function benchTerminal(root: string, token: string): Promise<Figure
       if (answer.error) throw new Error(answer.error);
       return toMiBps('anchor', answer);
     };
-    // Interleaved (ours, anchor, ours, …) after one warm-up each, so drift on a shared machine hits both alike.
-    await measureOurs();
-    await measureAnchor();
-    const oursSamples: number[] = [];
-    const anchorSamples: number[] = [];
-    for (let i = 0; i < RUNS; i++) {
-      oursSamples.push(await measureOurs());
-      anchorSamples.push(await measureAnchor());
-    }
+    const { ours: oursSamples, anchor: anchorSamples } = await sampleInterleaved(RUNS, measureOurs, measureAnchor);
     const fmt = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(', ');
     log(`terminal 64 MiB: ours [${fmt(oursSamples)}] MiB/s | anchor [${fmt(anchorSamples)}] MiB/s`);
     return {

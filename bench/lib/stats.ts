@@ -16,3 +16,23 @@ export async function sample(runs: number, measure: () => Promise<number>, warmu
 export function nowMs(): number {
   return performance.now();
 }
+
+/**
+ * Ours and the anchor measured alternately (ours, anchor, ours, …) after one warm-up each, so drift on a
+ * shared machine hits both alike. Returns every sample of each side.
+ */
+export async function sampleInterleaved(
+  runs: number,
+  measureOurs: () => Promise<number>,
+  measureAnchor: () => Promise<number>,
+): Promise<{ ours: number[]; anchor: number[] }> {
+  await measureOurs();
+  await measureAnchor();
+  const ours: number[] = [];
+  const anchor: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    ours.push(await measureOurs());
+    anchor.push(await measureAnchor());
+  }
+  return { ours, anchor };
+}
