@@ -63,7 +63,6 @@ interface Lookup {
 
 const encoder = new TextEncoder();
 
-
 export class MemoryFileSystem implements FileSystem {
   readonly capabilities: FileSystemCapabilities = { symlinks: true, watch: false, permissions: true };
 

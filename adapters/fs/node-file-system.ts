@@ -68,6 +68,12 @@ async function removeCreatedFolders(deepest: string, first: string): Promise<voi
   }
 }
 
+/** Reads are of regular files only: folders are is-directory, FIFOs/devices/sockets invalid. */
+function requireRegularFile(stats: fsc.Stats, path: string): void {
+  if (stats.isDirectory()) throw new FsError('is-directory', path);
+  if (!stats.isFile()) throw new FsError('invalid', path, `invalid: not a regular file: ${path}`);
+}
+
 /** Promisifies one callback-style node:fs call (cheaper than fs/promises for the tiny calls of a small read). */
 function fdCall<T>(call: (callback: (error: NodeJS.ErrnoException | null, value: T) => void) => void): Promise<T> {
   return new Promise((resolve, reject) => call((error, value) => (error ? reject(error) : resolve(value))));
@@ -98,7 +104,6 @@ function toFileStat(stats: BigIntStats): FileStat {
     version: versionOf(stats),
   };
 }
-
 
 /** Splits an absolute, possibly unnormalised path into its parent and last segment, without folding "..". */
 function splitLast(path: string): [string, string] {
@@ -183,8 +188,7 @@ export class NodeFileSystem implements FileSystem {
     }
     try {
       const stats = await fdCall<fsc.Stats>((cb) => fsc.fstat(fd, cb));
-      if (stats.isDirectory()) throw new FsError('is-directory', path);
-      if (!stats.isFile()) throw new FsError('invalid', path, `invalid: not a regular file: ${path}`);
+      requireRegularFile(stats, path);
       const want = Math.max(0, Math.min(end, stats.size) - start);
       const buffer = Buffer.allocUnsafeSlow(want);
       let filled = 0;
@@ -367,8 +371,7 @@ export class NodeFileSystem implements FileSystem {
 
   // ---------------------------------------------------------------------------------------------------------
 
-  /** Opens a regular file for reading; folders → is-directory, FIFOs/devices/sockets → invalid. */
-  /** Opens a regular file for reading; its size comes from the same fstat that checked its type. */
+  /** Opens a regular file for reading (see requireRegularFile); its size comes from the same fstat. */
   private async openRegularFile(path: string): Promise<{ handle: FileHandle; size: number }> {
     let handle: FileHandle;
     try {
@@ -378,15 +381,13 @@ export class NodeFileSystem implements FileSystem {
     }
     try {
       const stats = await handle.stat();
-      if (stats.isDirectory()) throw new FsError('is-directory', path);
-      if (!stats.isFile()) throw new FsError('invalid', path, `invalid: not a regular file: ${path}`);
+      requireRegularFile(stats, path);
       return { handle, size: stats.size };
     } catch (error) {
       await handle.close().catch(() => {});
       throw toFsError(error, path);
     }
   }
-
 
   /** mkdir -p; returns the first folder it created (undefined when all existed). */
   private async mkdirsForWrite(folder: string): Promise<string | undefined> {
