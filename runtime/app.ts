@@ -1,6 +1,9 @@
 import type { FileSystem } from '../adapters/fs/file-system.ts';
-import { normalize } from '../adapters/fs/posix-path.ts';
+import { join, normalize } from '../adapters/fs/posix-path.ts';
 import type { PtyAdapter } from '../adapters/pty/pty-adapter.ts';
+import { sharedOnlyAgents } from '../core/agents/shared-only-agents.ts';
+import type { ChangeFeed } from '../core/changes/change-feed.ts';
+import { createChangeFeed } from '../core/changes/create-change-feed.ts';
 import type { AuthConfig } from './auth.ts';
 import { defaultLimits, type Limits, type WorkspaceContext } from './context.ts';
 import { isUpgradeOriginAllowed, preflight, withCorsHeaders, type OriginPolicy } from './cors.ts';
@@ -33,6 +36,10 @@ export interface RequestEnv {
 
 export interface WorkspaceApp {
   fetch(request: Request, env?: RequestEnv): Promise<Response>;
+  /** The change feed every write and (on Node) the OS watcher report to: for in-process consumers. */
+  readonly changes: ChangeFeed;
+  /** Stops background work (watchers, change streams). The app answers nothing useful afterwards. */
+  close(): Promise<void>;
 }
 
 /** The one public entry: every runtime (Node, Workers, tests, a host fetch server) mounts this `fetch`. */
@@ -42,6 +49,7 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
   const basePath = normalizeBasePath(options.basePath);
   const router = createRouter({ base: basePath, auth: options.auth });
   const unrestricted = options.unrestricted ?? false;
+  const changes = createChangeFeed();
   let realRoot: string | undefined;
 
   async function rootPath(): Promise<string> {
@@ -54,7 +62,15 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
     }
   }
 
+  const resolveShared = async (path: string) =>
+    resolveInsideRoot(options.fs, await rootPath(), path, { unrestricted });
+  const agents = sharedOnlyAgents(options.fs, rootPath, resolveShared, join(normalize(options.root), '.agents'));
+
   return {
+    changes,
+    async close() {
+      await changes.close();
+    },
     async fetch(request, env = {}) {
       if (request.method === 'OPTIONS') return preflight(request, policy);
       const isUpgrade = request.headers.get('upgrade')?.toLowerCase() === 'websocket';
@@ -71,6 +87,9 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
         pty: options.pty,
         upgrade: isUpgrade ? env.upgrade : undefined,
         resolve: (path) => resolveInsideRoot(options.fs, root, path, { unrestricted }),
+        changes,
+        agents,
+        view: (agent) => agents.view(agent),
       };
       // Outside `basePath` no route matches at all (the catch-all lives under the base too).
       const response: Response = (await router.fetch(request, ctx)) ?? jsonResponse({ error: 'not found' }, 404);

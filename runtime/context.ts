@@ -1,5 +1,7 @@
 import type { FileSystem } from '../adapters/fs/file-system.ts';
 import type { PtyAdapter } from '../adapters/pty/pty-adapter.ts';
+import type { AgentCopies, WorkspaceView } from '../core/agents/workspace-view.ts';
+import type { ChangeFeed } from '../core/changes/change-feed.ts';
 import type { Upgrader } from './websocket.ts';
 
 /** Caps that keep one request from exhausting the daemon. */
@@ -10,12 +12,39 @@ export interface Limits {
   maxTextFileBytes: number;
   /** Search walk: stop after this many directory entries (seed 000: 50 000). */
   maxSearchEntries: number;
+  /** Intentic `tree`: the walk's entry budget (seed 001: 5000). */
+  maxTreeEntries: number;
+  /** Intentic `file`: the largest window (seed 001: 4 MiB). */
+  maxFileWindowBytes: number;
+  /** Intentic `/workspace/raw`: the largest file served (seed 001: 25 MiB). */
+  maxRawBytes: number;
+  /** Intentic `/workspace/upload`: the largest file (seed 001: 10 GiB). */
+  maxUploadBytes: number;
+  /** Intentic media tickets live this long (seed 001: 1 hour; `--media-ticket-ttl`). */
+  mediaTicketTtlMs: number;
+  /** Intentic `copy`: refuse a tree with more entries or bytes than this, before copying anything. */
+  maxCopyEntries: number;
+  maxCopyBytes: number;
+  /** workspace-files (seed 003): page / window byte cap, page line cap, listing entry cap. */
+  pageMaxBytes: number;
+  pageMaxLines: number;
+  listMaxEntries: number;
 }
 
 export const defaultLimits: Limits = {
   maxBodyBytes: 16 * 1024 * 1024,
   maxTextFileBytes: 5 * 1024 * 1024,
   maxSearchEntries: 50_000,
+  maxTreeEntries: 5000,
+  maxFileWindowBytes: 4 * 1024 * 1024,
+  maxRawBytes: 25 * 1024 * 1024,
+  maxUploadBytes: 10 * 1024 * 1024 * 1024,
+  mediaTicketTtlMs: 60 * 60 * 1000,
+  maxCopyEntries: 100_000,
+  maxCopyBytes: 4 * 1024 * 1024 * 1024,
+  pageMaxBytes: 2 * 1024 * 1024,
+  pageMaxLines: 5000,
+  listMaxEntries: 2000,
 };
 
 /** What the runtime hands to every handler: storage, the root, limits and the optional Node-only adapters. */
@@ -34,6 +63,12 @@ export interface WorkspaceContext {
   readonly upgrade: Upgrader | undefined;
   /** Resolves a client path to an absolute real path inside the root (runtime/paths/resolve-inside-root.ts). */
   resolve(path: string): Promise<string>;
+  /** Every change to the workspace, for subscribers (core/changes). */
+  readonly changes: ChangeFeed;
+  /** Agents' private copies (core/agents). */
+  readonly agents: AgentCopies;
+  /** The shared tree (no agent) or an agent's copy: what a read or write with `agent=` goes through. */
+  view(agent: string | undefined): Promise<WorkspaceView>;
 }
 
 export type Handler = (request: Request, ctx: WorkspaceContext) => Response | Promise<Response>;

@@ -8,7 +8,7 @@ export interface OriginPolicy {
   allowedOrigins: readonly string[];
 }
 
-const ALLOWED_HEADERS = 'authorization, content-type, x-intentic-control, range, if-range, if-match, if-none-match, if-modified-since, if-unmodified-since';
+const ALLOWED_HEADERS = 'authorization, content-type, x-intentic-control, x-intentic-base-hash, range, if-range, if-match, if-none-match, if-modified-since, if-unmodified-since';
 const EXPOSED_HEADERS = 'content-range, content-length, content-type, accept-ranges, etag, last-modified';
 const ALLOWED_METHODS = 'GET, HEAD, PUT, POST, PATCH, DELETE, OPTIONS';
 

@@ -7,6 +7,24 @@ import { listSkills } from '../handlers/api/skills.ts';
 import { terminal } from '../handlers/api/terminal.ts';
 import { writeFile } from '../handlers/api/write-file.ts';
 import { health } from '../handlers/health.ts';
+import { workspaceCreateAgent, workspaceDeleteAgent } from '../handlers/workspace/agents.ts';
+import { workspaceChildren } from '../handlers/workspace/children.ts';
+import { workspaceCopy } from '../handlers/workspace/copy.ts';
+import { workspaceMakeDir } from '../handlers/workspace/dir.ts';
+import { workspaceDeleteEntry } from '../handlers/workspace/entry.ts';
+import { workspaceFile } from '../handlers/workspace/file.ts';
+import { workspaceMediaTicket } from '../handlers/workspace/media-ticket.ts';
+import { workspaceMedia } from '../handlers/workspace/media.ts';
+import { workspaceMove } from '../handlers/workspace/move.ts';
+import { workspaceRaw } from '../handlers/workspace/raw.ts';
+import { workspaceResolve } from '../handlers/workspace/resolve.ts';
+import { workspaceTree } from '../handlers/workspace/tree.ts';
+import { workspaceUpload } from '../handlers/workspace/upload.ts';
+import { workspaceFilesChanges } from '../handlers/workspace-files/changes.ts';
+import { workspaceFilesList } from '../handlers/workspace-files/list.ts';
+import { workspaceFilesReadBytes } from '../handlers/workspace-files/read-bytes.ts';
+import { workspaceFilesRead } from '../handlers/workspace-files/read.ts';
+import { workspaceFilesStat } from '../handlers/workspace-files/stat.ts';
 import type { AuthConfig } from './auth.ts';
 import type { WorkspaceContext } from './context.ts';
 import { dialectGuard } from './dialect.ts';
@@ -15,6 +33,9 @@ import { jsonResponse } from './errors/render.ts';
 /** The route table: every endpoint is a standalone fetch handler; the guard adds auth and error shape. */
 export function createRouter({ base, auth }: { base: string; auth: AuthConfig }) {
   const ori = dialectGuard('ori', auth);
+  const intentic = dialectGuard('intentic', auth);
+  const intenticBytes = dialectGuard('intentic-bytes', auth);
+  const workspaceFiles = dialectGuard('workspace-files', auth);
 
   return Router<IRequest, [WorkspaceContext], Response>({ base })
     .get('/healthz', health)
@@ -27,6 +48,29 @@ export function createRouter({ base, auth }: { base: string; auth: AuthConfig })
     .head('/api/raw', ori(rawFile))
     .get('/api/skills', ori(listSkills))
     .get('/ws/terminal', ori(terminal))
+    // Intentic — seed 001: contract calls (oRPC error bodies)
+    .get('/workspace/tree', intentic(workspaceTree))
+    .get('/workspace/children', intentic(workspaceChildren))
+    .get('/workspace/file', intentic(workspaceFile))
+    .get('/workspace/resolve', intentic(workspaceResolve))
+    .post('/workspace/dir', intentic(workspaceMakeDir))
+    .delete('/workspace/entry', intentic(workspaceDeleteEntry))
+    .post('/workspace/move', intentic(workspaceMove))
+    .post('/workspace/copy', intentic(workspaceCopy))
+    .post('/workspace/media-ticket', intentic(workspaceMediaTicket))
+    .post('/workspace/agents', intentic(workspaceCreateAgent))
+    .delete('/workspace/agents/:agent', intentic(workspaceDeleteAgent))
+    // Intentic — its plain byte routes (`{ "error": message }`)
+    .get('/workspace/raw', intenticBytes(workspaceRaw))
+    .get('/workspace/media', intenticBytes(workspaceMedia))
+    .head('/workspace/media', intenticBytes(workspaceMedia))
+    .post('/workspace/upload', intenticBytes(workspaceUpload))
+    // workspace-files — seed 003
+    .get('/workspace-files/stat', workspaceFiles(workspaceFilesStat))
+    .get('/workspace-files/read', workspaceFiles(workspaceFilesRead))
+    .get('/workspace-files/read-bytes', workspaceFiles(workspaceFilesReadBytes))
+    .get('/workspace-files/list', workspaceFiles(workspaceFilesList))
+    .get('/workspace-files/changes', workspaceFiles(workspaceFilesChanges))
     // everything else
     .all('*', () => jsonResponse({ error: 'not found' }, 404));
 }

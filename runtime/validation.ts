@@ -8,6 +8,15 @@ function describe(error: z.ZodError): string {
     .join('; ');
 }
 
+/**
+ * A 400 naming every zod issue in its message, with the issues themselves (path, message, code) in
+ * `details.issues`: Intentic's oRPC error body carries them as `data.issues`.
+ */
+function invalidInput(where: 'query' | 'body', error: z.ZodError): WorkspaceError {
+  const issues = error.issues.map((issue) => ({ path: issue.path.map(String), message: issue.message, code: issue.code }));
+  return new WorkspaceError('bad-request', `invalid ${where}: ${describe(error)}`, { issues });
+}
+
 /** Parses the query string with a zod object schema. A repeated parameter is a 400, never silently merged. */
 export function parseQuery<S extends z.ZodType>(request: Request, schema: S): z.output<S> {
   const params = new URL(request.url).searchParams;
@@ -17,7 +26,7 @@ export function parseQuery<S extends z.ZodType>(request: Request, schema: S): z.
     raw[key] = value;
   }
   const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw new WorkspaceError('bad-request', `invalid query: ${describe(parsed.error)}`);
+  if (!parsed.success) throw invalidInput('query', parsed.error);
   return parsed.data;
 }
 
@@ -38,7 +47,7 @@ export async function parseJsonBody<S extends z.ZodType>(
     throw new WorkspaceError('bad-request', 'invalid JSON body');
   }
   const parsed = schema.safeParse(json);
-  if (!parsed.success) throw new WorkspaceError('bad-request', `invalid body: ${describe(parsed.error)}`);
+  if (!parsed.success) throw invalidInput('body', parsed.error);
   return parsed.data;
 }
 

@@ -61,6 +61,8 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
   // Without a token, the Host check is what keeps a DNS-rebinding page out (runtime/hosts.ts).
   const checkHost = 'disabled' in appOptions.auth;
   const app: WorkspaceApp = {
+    changes: workspace.changes,
+    close: () => workspace.close(),
     fetch: (request, env) =>
       checkHost && !isAllowedHost(request, host)
         ? Promise.resolve(jsonResponse({ error: 'host not allowed' }, 403))
@@ -164,7 +166,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     for (const ws of webSockets) ws.close(1001, 'server shutting down');
     for (const socket of pendingUpgrades) socket.destroy();
     server.closeIdleConnections();
-    await Promise.all([ptys.killAll(), allClosed(webSockets, SHUTDOWN_GRACE_MS)]);
+    await Promise.all([ptys.killAll(), allClosed(webSockets, SHUTDOWN_GRACE_MS), workspace.close()]);
     for (const ws of webSockets) ws.terminate();
     const cutOff = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
     await stopped;

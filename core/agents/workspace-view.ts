@@ -1,0 +1,42 @@
+/**
+ * What a handler reads and writes through: the shared tree, or one agent's private copy of it (issue 5 §5).
+ * OWNER: the agent-copies work. This file is the agreed API; `sharedView` is the no-agent case.
+ */
+import type { FileSystem } from '../../adapters/fs/file-system.ts';
+import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+
+/** seeds/README.md §001: agent ids. */
+export const AGENT_ID_PATTERN = /^[a-zA-Z0-9][a-zA-Z0-9_-]{0,63}$/;
+
+export interface WorkspaceView {
+  /** The shared FileSystem, or the agent's overlay (its own files first, the shared tree beneath). */
+  readonly fs: FileSystem;
+  /** The workspace root (a real absolute path); an agent's view presents its copy at the same paths. */
+  readonly root: string;
+  readonly agent: string | undefined;
+  /** Client path → absolute real path inside the root, through this view's fs (runtime/paths). */
+  resolve(path: string): Promise<string>;
+  /** Whether the shared tree (not the agent's copy) answers for `path`; always true without an agent. */
+  isShared(path: string): Promise<boolean>;
+}
+
+export interface AgentCopies {
+  /** The view for `agent` (undefined: the shared tree). Malformed id → bad-request, unknown → not-found. */
+  view(agent: string | undefined): Promise<WorkspaceView>;
+  /** Makes the agent's copy; `conflict` if it exists. */
+  create(agent: string): Promise<void>;
+  /** Removes the agent's copy; `not-found` if there is none. */
+  remove(agent: string): Promise<void>;
+  /** The folder agent copies live in (absolute); never listed or searched. */
+  readonly dir: string;
+}
+
+export function checkAgentId(agent: string): void {
+  if (!AGENT_ID_PATTERN.test(agent)) {
+    throw new WorkspaceError('bad-request', `invalid agent id: ${JSON.stringify(agent)}`, { agent });
+  }
+}
+
+export function unknownAgent(agent: string): WorkspaceError {
+  return new WorkspaceError('not-found', `unknown agent: ${agent}`, { agent });
+}

@@ -1,0 +1,127 @@
+/**
+ * Intentic's published contract for the `/workspace/*` file calls, written from seed 001, and the client its
+ * browser builds from it: an oRPC `OpenAPILink`. Tests drive our routes through this client, so the wire is
+ * exactly the one Intentic speaks: GET inputs become query parameters (booleans "true"/"false", numbers as
+ * digit strings, nested values in brackets), POST/DELETE inputs a JSON body, and errors decode only from oRPC
+ * error bodies `{defined, code, status, message[, data]}`.
+ *
+ * Output schemas are what Intentic's client would validate; they are strict about the keys the seed names, so
+ * a stray or missing field fails the test that reads it.
+ */
+import { createORPCClient, ORPCError } from '@orpc/client';
+import type { ContractRouterClient } from '@orpc/contract';
+import { oc } from '@orpc/contract';
+import { OpenAPILink } from '@orpc/openapi-client/fetch';
+import { z } from 'zod';
+import type { WorkspaceApp } from '../../runtime/app.ts';
+import { TEST_TOKEN } from './workspace.ts';
+
+const agent = z.string().optional();
+
+export interface TreeEntry {
+  name: string;
+  path: string;
+  type: 'file' | 'dir';
+  size?: number;
+  ignored?: boolean;
+  link?: { to: string; state?: 'broken' | 'outside' };
+  children?: TreeEntry[];
+}
+
+export const treeEntry: z.ZodType<TreeEntry> = z.lazy(() =>
+  z.strictObject({
+    name: z.string(),
+    path: z.string(),
+    type: z.enum(['file', 'dir']),
+    size: z.number().optional(),
+    ignored: z.boolean().optional(),
+    link: z.strictObject({ to: z.string(), state: z.enum(['broken', 'outside']).optional() }).optional(),
+    children: z.array(treeEntry).optional(),
+  }),
+);
+
+const ok = z.strictObject({ ok: z.literal(true) });
+const fromTo = z.object({ from: z.string(), to: z.string() });
+
+export const intenticContract = {
+  workspace: {
+    tree: oc
+      .route({ method: 'GET', path: '/workspace/tree' })
+      .input(z.object({ agent }))
+      .output(z.strictObject({ root: z.string(), tree: z.array(treeEntry), hidden: z.number() })),
+    children: oc
+      .route({ method: 'GET', path: '/workspace/children' })
+      .input(z.object({ agent, path: z.string() }))
+      .output(z.strictObject({ entries: z.array(treeEntry), hidden: z.number() })),
+    file: oc
+      .route({ method: 'GET', path: '/workspace/file' })
+      .input(z.object({ agent, path: z.string(), offset: z.number().int().optional(), limit: z.number().int().optional() }))
+      .output(
+        z.union([
+          z.strictObject({
+            present: z.literal(true),
+            path: z.string(),
+            content: z.string(),
+            size: z.number(),
+            offset: z.number(),
+            bytes: z.number(),
+            shared: z.boolean(),
+          }),
+          z.strictObject({ present: z.literal(false), path: z.string() }),
+        ]),
+      ),
+    resolve: oc
+      .route({ method: 'GET', path: '/workspace/resolve' })
+      .input(z.object({ agent, path: z.string() }))
+      .output(z.strictObject({ path: z.string().optional() })),
+    mediaTicket: oc
+      .route({ method: 'POST', path: '/workspace/media-ticket' })
+      .input(z.object({ agent, path: z.string() }))
+      .output(z.strictObject({ ticket: z.string(), expiresAt: z.number() })),
+    mkdir: oc.route({ method: 'POST', path: '/workspace/dir' }).input(z.object({ agent, path: z.string() })).output(ok),
+    delete: oc.route({ method: 'DELETE', path: '/workspace/entry' }).input(z.object({ agent, path: z.string() })).output(ok),
+    move: oc.route({ method: 'POST', path: '/workspace/move' }).input(fromTo.extend({ agent })).output(ok),
+    copy: oc.route({ method: 'POST', path: '/workspace/copy' }).input(fromTo.extend({ agent })).output(ok),
+    // Ours (seeds/README.md §001): agent copies, same wire and error bodies.
+    createAgent: oc.route({ method: 'POST', path: '/workspace/agents' }).input(z.object({ agent: z.string() })).output(ok),
+    deleteAgent: oc
+      .route({ method: 'DELETE', path: '/workspace/agents/{agent}' })
+      .input(z.object({ agent: z.string() }))
+      .output(ok),
+  },
+};
+
+export type IntenticClient = ContractRouterClient<typeof intenticContract>;
+
+export interface IntenticClientOptions {
+  /** Sent as `x-intentic-control`, as Intentic's browser does (default TEST_TOKEN; null sends none). */
+  token?: string | null;
+  /** The mount point in front of `/workspace` (e.g. a gateway's `/sandbox/abc`). */
+  baseUrl?: string;
+}
+
+/** Intentic's client over the in-process app (or any fetch, e.g. a real server's URL via global fetch). */
+export function intenticClient(
+  target: WorkspaceApp | { url: string },
+  options: IntenticClientOptions = {},
+): IntenticClient {
+  const token = options.token === undefined ? TEST_TOKEN : options.token;
+  const url = 'url' in target ? target.url + (options.baseUrl ?? '') : `http://localhost${options.baseUrl ?? ''}`;
+  const link = new OpenAPILink(intenticContract, {
+    url,
+    headers: () => (token === null ? {} : { 'x-intentic-control': token }),
+    fetch: 'url' in target ? (request, init) => fetch(request, init) : (request) => target.fetch(request as Request),
+  });
+  return createORPCClient(link);
+}
+
+/** The oRPC error a call failed with (fails the test if it did not fail, or failed with something else). */
+export async function orpcError(call: Promise<unknown>): Promise<ORPCError<string, unknown>> {
+  try {
+    await call;
+  } catch (error) {
+    if (error instanceof ORPCError) return error;
+    throw error;
+  }
+  throw new Error('expected the call to fail with an ORPCError');
+}
