@@ -14,8 +14,10 @@ import type { Figure } from './lib/result.ts';
 import { prepareCorpus } from './prepare-corpus.ts';
 import { benchRawStream } from './raw-stream.bench.ts';
 import { benchReadFileRps } from './read-file-rps.bench.ts';
+import { benchReadPage } from './read-page.bench.ts';
 import { benchSearch } from './search.bench.ts';
 import { benchTerminal } from './terminal.bench.ts';
+import { benchTree } from './tree.bench.ts';
 
 const selected = new Set(process.argv.slice(2));
 const wants = (name: string) => selected.size === 0 || selected.has(name);
@@ -73,6 +75,14 @@ try {
   if (wants('file')) {
     log('(c) read-file: /api/file vs bare node:http JSON handler (4 KiB)');
     figures.push(await benchReadFileRps(prepared.filesRoot, smallFileName, token));
+  }
+  if (wants('read-page')) {
+    log('(e) read-page: /workspace-files/read of the last page, 1 GiB log vs 64 MiB log (time, server peak RSS)');
+    figures.push(...(await benchReadPage(token)));
+  }
+  if (wants('tree')) {
+    log('(tree) tree: /workspace/tree (5000-entry budget) vs find | head -n 5000 (kernel tree, .gitignore honoured)');
+    figures.push(...(await benchTree(prepared.linuxTree, token)));
   }
   if (wants('terminal')) {
     log('(d) terminal: /ws/terminal vs raw node-pty (sh printing 64 MiB)');

@@ -1,9 +1,15 @@
 import type { FileSystem } from '../adapters/fs/file-system.ts';
+import { ObservedFileSystem } from '../adapters/fs/observed-file-system.ts';
 import { join, normalize } from '../adapters/fs/posix-path.ts';
+import { SerializedFileSystem } from '../adapters/fs/serialized-file-system.ts';
 import type { PtyAdapter } from '../adapters/pty/pty-adapter.ts';
-import { sharedOnlyAgents } from '../core/agents/shared-only-agents.ts';
+import type { WorktreeAdapter } from '../adapters/git/worktree-adapter.ts';
+import type { WatcherAdapter } from '../adapters/watcher/watcher-adapter.ts';
+import { agentsFolder, createAgentCopies } from '../core/agents/agent-copies.ts';
 import type { ChangeFeed } from '../core/changes/change-feed.ts';
 import { createChangeFeed } from '../core/changes/create-change-feed.ts';
+import { watcherSource } from '../core/changes/watcher-source.ts';
+import { createMediaTickets } from '../core/media/media-tickets.ts';
 import type { AuthConfig } from './auth.ts';
 import { defaultLimits, type Limits, type WorkspaceContext } from './context.ts';
 import { isUpgradeOriginAllowed, preflight, withCorsHeaders, type OriginPolicy } from './cors.ts';
@@ -25,8 +31,19 @@ export interface WorkspaceAppOptions {
   /** Seed 000's "absolute paths are used as-is" (off by default: paths are confined to the root). */
   unrestricted?: boolean;
   limits?: Partial<Limits>;
+  /**
+   * The media tickets' HMAC key (≥ 32 bytes). Default: random per app instance, so tickets die with the
+   * process; configure one to keep them valid across restarts or between instances serving one workspace.
+   */
+  mediaTicketKey?: Uint8Array;
   home?: string;
   pty?: PtyAdapter;
+  /** Where agents' private copies live: absolute, or relative to the root (default `.agents`). */
+  agentsDir?: string;
+  /** Git worktrees for agent copies (Node); without it agents get plain copies of the tree. */
+  worktrees?: WorktreeAdapter;
+  /** The OS watcher (Node): changes made outside the API reach the change feed too. Stopped by `close`. */
+  watcher?: WatcherAdapter;
 }
 
 /** Per-request extras a runtime may pass: the Node server passes an upgrader for WebSocket requests. */
@@ -50,21 +67,49 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
   const router = createRouter({ base: basePath, auth: options.auth });
   const unrestricted = options.unrestricted ?? false;
   const changes = createChangeFeed();
+  const mediaTickets = createMediaTickets({ ttlMs: limits.mediaTicketTtlMs, key: options.mediaTicketKey });
+  // Writers to one path run one at a time, so two conditional writes through the daemon never both win
+  // (adapters/fs/serialized-file-system.ts). Wrapped once; everything below reads and writes through it.
+  // Outermost, the observer: every mutation that went through reports to the change feed before it resolves.
+  const fs: FileSystem = new ObservedFileSystem(new SerializedFileSystem(options.fs), (change) => changes.publish(change));
   let realRoot: string | undefined;
 
   async function rootPath(): Promise<string> {
     if (realRoot) return realRoot;
     try {
-      realRoot = await options.fs.realpath(options.root);
+      realRoot = await fs.realpath(options.root);
       return realRoot;
     } catch {
       return normalize(options.root); // missing root: handlers answer 404; retried on the next request
     }
   }
 
-  const resolveShared = async (path: string) =>
-    resolveInsideRoot(options.fs, await rootPath(), path, { unrestricted });
-  const agents = sharedOnlyAgents(options.fs, rootPath, resolveShared, join(normalize(options.root), '.agents'));
+  const agents = createAgentCopies({
+    fs,
+    root: rootPath,
+    configuredRoot: options.root,
+    dir: agentsFolder(options.root, options.agentsDir),
+    unrestricted,
+    worktrees: options.worktrees,
+    copyCaps: { maxEntries: limits.maxCopyEntries, maxBytes: limits.maxCopyBytes },
+  });
+
+  if (options.watcher) {
+    const source = watcherSource({
+      watcher: options.watcher,
+      fs,
+      root: rootPath,
+      // The agents folder is not the shared tree (its copies report through the API's own writes).
+      ignorePaths: async () => {
+        await agents.view(undefined); // resolves `agents.dir` to its real path
+        return [agents.dir];
+      },
+      onError: (error) => console.error(`workspace-api: the file watcher may have missed changes: ${error.message}`),
+    });
+    changes.attachSource(source).catch((error: unknown) => {
+      console.error(`workspace-api: changes made outside the API will not be reported: ${(error as Error).message}`);
+    });
+  }
 
   return {
     changes,
@@ -79,17 +124,18 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
       }
       const root = await rootPath();
       const ctx: WorkspaceContext = {
-        fs: options.fs,
+        fs,
         root,
         unrestricted,
         limits,
         home: options.home,
         pty: options.pty,
         upgrade: isUpgrade ? env.upgrade : undefined,
-        resolve: (path) => resolveInsideRoot(options.fs, root, path, { unrestricted }),
+        resolve: (path) => resolveInsideRoot(fs, root, path, { unrestricted }),
         changes,
         agents,
         view: (agent) => agents.view(agent),
+        mediaTickets,
       };
       // Outside `basePath` no route matches at all (the catch-all lives under the base too).
       const response: Response = (await router.fetch(request, ctx)) ?? jsonResponse({ error: 'not found' }, 404);

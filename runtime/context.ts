@@ -2,6 +2,7 @@ import type { FileSystem } from '../adapters/fs/file-system.ts';
 import type { PtyAdapter } from '../adapters/pty/pty-adapter.ts';
 import type { AgentCopies, WorkspaceView } from '../core/agents/workspace-view.ts';
 import type { ChangeFeed } from '../core/changes/change-feed.ts';
+import type { MediaTickets } from '../core/media/media-tickets.ts';
 import type { Upgrader } from './websocket.ts';
 
 /** Caps that keep one request from exhausting the daemon. */
@@ -29,6 +30,10 @@ export interface Limits {
   pageMaxBytes: number;
   pageMaxLines: number;
   listMaxEntries: number;
+  /** `/workspace-files/changes`: distinct pending paths per subscriber before one `resync` replaces them. */
+  changesMaxQueue: number;
+  /** `/workspace-files/changes`: period of the `: keep-alive` comment on an idle stream. */
+  changesKeepAliveMs: number;
 }
 
 export const defaultLimits: Limits = {
@@ -45,6 +50,8 @@ export const defaultLimits: Limits = {
   pageMaxBytes: 2 * 1024 * 1024,
   pageMaxLines: 5000,
   listMaxEntries: 2000,
+  changesMaxQueue: 1000,
+  changesKeepAliveMs: 15_000,
 };
 
 /** What the runtime hands to every handler: storage, the root, limits and the optional Node-only adapters. */
@@ -69,6 +76,8 @@ export interface WorkspaceContext {
   readonly agents: AgentCopies;
   /** The shared tree (no agent) or an agent's copy: what a read or write with `agent=` goes through. */
   view(agent: string | undefined): Promise<WorkspaceView>;
+  /** Mints and checks Intentic's media tickets (core/media), one key per app instance. */
+  readonly mediaTickets: MediaTickets;
 }
 
 export type Handler = (request: Request, ctx: WorkspaceContext) => Response | Promise<Response>;

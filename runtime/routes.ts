@@ -20,6 +20,7 @@ import { workspaceRaw } from '../handlers/workspace/raw.ts';
 import { workspaceResolve } from '../handlers/workspace/resolve.ts';
 import { workspaceTree } from '../handlers/workspace/tree.ts';
 import { workspaceUpload } from '../handlers/workspace/upload.ts';
+import { workspaceUnknownCall } from '../handlers/workspace/unknown-call.ts';
 import { workspaceFilesChanges } from '../handlers/workspace-files/changes.ts';
 import { workspaceFilesList } from '../handlers/workspace-files/list.ts';
 import { workspaceFilesReadBytes } from '../handlers/workspace-files/read-bytes.ts';
@@ -35,6 +36,8 @@ export function createRouter({ base, auth }: { base: string; auth: AuthConfig })
   const ori = dialectGuard('ori', auth);
   const intentic = dialectGuard('intentic', auth);
   const intenticBytes = dialectGuard('intentic-bytes', auth);
+  // The media stream is authorised by its ticket alone (handlers/workspace/media.ts).
+  const intenticTicketed = dialectGuard('intentic-bytes', auth, { authorizesItself: true });
   const workspaceFiles = dialectGuard('workspace-files', auth);
 
   return Router<IRequest, [WorkspaceContext], Response>({ base })
@@ -62,8 +65,8 @@ export function createRouter({ base, auth }: { base: string; auth: AuthConfig })
     .delete('/workspace/agents/:agent', intentic(workspaceDeleteAgent))
     // Intentic — its plain byte routes (`{ "error": message }`)
     .get('/workspace/raw', intenticBytes(workspaceRaw))
-    .get('/workspace/media', intenticBytes(workspaceMedia))
-    .head('/workspace/media', intenticBytes(workspaceMedia))
+    .get('/workspace/media', intenticTicketed(workspaceMedia))
+    .head('/workspace/media', intenticTicketed(workspaceMedia))
     .post('/workspace/upload', intenticBytes(workspaceUpload))
     // workspace-files — seed 003
     .get('/workspace-files/stat', workspaceFiles(workspaceFilesStat))
@@ -71,6 +74,8 @@ export function createRouter({ base, auth }: { base: string; auth: AuthConfig })
     .get('/workspace-files/read-bytes', workspaceFiles(workspaceFilesReadBytes))
     .get('/workspace-files/list', workspaceFiles(workspaceFilesList))
     .get('/workspace-files/changes', workspaceFiles(workspaceFilesChanges))
+    // Intentic — any other call under /workspace/ (after all of its routes above): an oRPC NOT_FOUND body
+    .all('/workspace/*', intentic(workspaceUnknownCall))
     // everything else
     .all('*', () => jsonResponse({ error: 'not found' }, 404));
 }

@@ -12,7 +12,7 @@ function describe(error: z.ZodError): string {
  * A 400 naming every zod issue in its message, with the issues themselves (path, message, code) in
  * `details.issues`: Intentic's oRPC error body carries them as `data.issues`.
  */
-function invalidInput(where: 'query' | 'body', error: z.ZodError): WorkspaceError {
+function invalidInput(where: 'query' | 'body' | 'path', error: z.ZodError): WorkspaceError {
   const issues = error.issues.map((issue) => ({ path: issue.path.map(String), message: issue.message, code: issue.code }));
   return new WorkspaceError('bad-request', `invalid ${where}: ${describe(error)}`, { issues });
 }
@@ -27,6 +27,16 @@ export function parseQuery<S extends z.ZodType>(request: Request, schema: S): z.
   }
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw invalidInput('query', parsed.error);
+  return parsed.data;
+}
+
+/**
+ * Parses path parameters (e.g. the `{agent}` of `/workspace/agents/{agent}`), already percent-decoded, with a
+ * zod object schema.
+ */
+export function parsePathParams<S extends z.ZodType>(params: Record<string, string>, schema: S): z.output<S> {
+  const parsed = schema.safeParse(params);
+  if (!parsed.success) throw invalidInput('path', parsed.error);
   return parsed.data;
 }
 

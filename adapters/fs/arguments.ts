@@ -37,3 +37,25 @@ export function rangeBounds(range: ByteRange | undefined, path: string): [number
   }
   return [offset, length === undefined ? Infinity : offset + length];
 }
+
+/** A streamed write's `maxBytes`: a non-negative safe integer, Infinity when omitted. */
+export function maxBytesOf(maxBytes: number | undefined, path: string): number {
+  if (maxBytes === undefined) return Infinity;
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) {
+    throw new FsError('invalid', path, `invalid: bad maxBytes for ${path}`);
+  }
+  return maxBytes;
+}
+
+/** A `writeAt` offset: a non-negative safe integer. */
+export function checkOffset(offset: number, path: string): void {
+  if (!Number.isSafeInteger(offset) || offset < 0) throw new FsError('invalid', path, `invalid: bad offset for ${path}`);
+}
+
+/** A `readdir` limit: a non-negative safe integer, Infinity when omitted. */
+export function readdirLimitOf(options: { limit?: number } | undefined, path: string): number {
+  const limit = options?.limit;
+  if (limit === undefined) return Infinity;
+  if (!Number.isSafeInteger(limit) || limit < 0) throw new FsError('invalid', path, `invalid: bad readdir limit for ${path}`);
+  return limit;
+}

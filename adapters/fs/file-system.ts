@@ -44,6 +44,16 @@ export interface WriteOptions {
   exclusive?: boolean;
 }
 
+/** A streamed write's cap: past `maxBytes` bytes of data the write fails `too-large` and leaves nothing. */
+export interface StreamLimit {
+  maxBytes?: number;
+}
+
+/** `writeAt` writes in place; `ifVersion` makes it conditional as for `write`. */
+export interface WriteAtOptions extends StreamLimit {
+  ifVersion?: string;
+}
+
 export interface FileSystemCapabilities {
   symlinks: boolean;
   watch: boolean;
@@ -58,7 +68,13 @@ export interface FileSystem {
 
   stat(path: string): Promise<FileStat>;
   lstat(path: string): Promise<FileStat>;
-  readdir(path: string): Promise<DirEntry[]>;
+  /**
+   * The folder's entries. With `limit`, at most that many, in the backend's own order (not sorted), and the
+   * backend stops reading the folder there: a caller that wants N entries and to know whether there are more
+   * asks for N + 1, and a huge folder costs it N + 1 entries, not the whole listing. A limit is a safe
+   * integer ≥ 0 (else `invalid`).
+   */
+  readdir(path: string, options?: { limit?: number }): Promise<DirEntry[]>;
   readlink(path: string): Promise<string>;
   /** Resolves every symlink on the way; `not-found` if any part is missing, `loop` on a cycle. */
   realpath(path: string): Promise<string>;
@@ -68,6 +84,29 @@ export interface FileSystem {
   readStream(path: string, range?: ByteRange): Promise<ReadableStream<Uint8Array>>;
 
   write(path: string, data: Uint8Array | string, options?: WriteOptions): Promise<FileStat>;
+  /**
+   * `write` for data that arrives as a stream (uploads reach 10 GiB: never buffered whole). Atomic like
+   * `write`; the preconditions are checked before the first byte is read and again at the commit. Any failure
+   * (`too-large` past `maxBytes`, a failing source, a precondition) leaves nothing behind: no file, no temp
+   * file, no folder it made. The source is consumed, or cancelled on failure.
+   */
+  writeStream(
+    path: string,
+    data: ReadableStream<Uint8Array>,
+    options?: WriteOptions & StreamLimit,
+  ): Promise<FileStat>;
+  /**
+   * Writes `data` in place into an existing regular file at `offset` (≤ its size: `invalid` past the end,
+   * `not-found` for a missing file), growing it when the data runs past the end; every call moves the
+   * version. A streamed source is received in full (spooled beside the file on disk) before the file is
+   * touched, so a failing or over-`maxBytes` source changes nothing. In place, so not atomic for readers.
+   */
+  writeAt(
+    path: string,
+    offset: number,
+    data: ReadableStream<Uint8Array> | Uint8Array,
+    options?: WriteAtOptions,
+  ): Promise<FileStat>;
   mkdir(path: string, options?: { recursive?: boolean }): Promise<void>;
   remove(path: string, options?: { recursive?: boolean }): Promise<void>;
   rename(from: string, to: string, options?: { overwrite?: boolean }): Promise<void>;

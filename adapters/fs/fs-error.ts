@@ -13,6 +13,7 @@ export type FsErrorCode =
   | 'name-too-long' // a segment over 255 bytes or a path over 4096 bytes (Linux NAME_MAX / PATH_MAX)
   | 'invalid' // the call makes no sense for this node (readlink of a non-link, moving a folder into itself)
   | 'version-mismatch' // a conditional write whose `ifVersion` no longer matches
+  | 'too-large' // a streamed write's data ran past its `maxBytes`
   | 'io'; // anything else
 
 export class FsError extends Error {

@@ -15,10 +15,13 @@ import type {
   FileStat,
   FileSystem,
   FileSystemCapabilities,
+  StreamLimit,
+  WriteAtOptions,
   WriteOptions,
 } from './file-system.ts';
-import { FsError } from './fs-error.ts';
-import { checkPath, rangeBounds } from './arguments.ts';
+import { FsError, isFsError } from './fs-error.ts';
+import { checkOffset, checkPath, maxBytesOf, rangeBounds, readdirLimitOf } from './arguments.ts';
+import { collectCapped, discardSource } from './capped-chunks.ts';
 import { dirname, segments } from './posix-path.ts';
 
 const STREAM_CHUNK = 64 * 1024;
@@ -86,11 +89,18 @@ export class MemoryFileSystem implements FileSystem {
     return statOf(this.existing(path, false));
   }
 
-  async readdir(path: string): Promise<DirEntry[]> {
+  async readdir(path: string, options?: { limit?: number }): Promise<DirEntry[]> {
+    const limit = readdirLimitOf(options, path);
     const dir = this.existing(path, true);
     if (dir.kind !== 'dir') throw new FsError('not-directory', path);
     if (!(dir.mode & OWNER_READ)) throw new FsError('permission-denied', path);
-    return [...dir.children].map(([name, node]) => ({ name, type: node.kind }));
+    // The backend's own order is insertion order; stop at the limit rather than copying every child.
+    const entries: DirEntry[] = [];
+    for (const [name, node] of dir.children) {
+      if (entries.length >= limit) break;
+      entries.push({ name, type: node.kind });
+    }
+    return entries;
   }
 
   async readlink(path: string): Promise<string> {
@@ -132,6 +142,56 @@ export class MemoryFileSystem implements FileSystem {
 
   async write(path: string, data: Uint8Array | string, options: WriteOptions = {}): Promise<FileStat> {
     return this.writeSync(path, data, options);
+  }
+
+  /**
+   * The preconditions are checked before the source is read (fail fast) and again, synchronously, at the
+   * commit: whatever was written while the data arrived is seen there.
+   */
+  async writeStream(
+    path: string,
+    data: ReadableStream<Uint8Array>,
+    options: WriteOptions & StreamLimit = {},
+  ): Promise<FileStat> {
+    try {
+      checkPath(path);
+      const maxBytes = maxBytesOf(options.maxBytes, path);
+      this.precheckWrite(path, options);
+      return this.writeSync(path, await collectCapped(data, maxBytes, path), options);
+    } catch (error) {
+      await discardSource(data);
+      throw error;
+    }
+  }
+
+  async writeAt(
+    path: string,
+    offset: number,
+    data: ReadableStream<Uint8Array> | Uint8Array,
+    options: WriteAtOptions = {},
+  ): Promise<FileStat> {
+    try {
+      checkPath(path);
+      checkOffset(offset, path);
+      const maxBytes = maxBytesOf(options.maxBytes, path);
+      this.inPlaceTarget(path, offset, options.ifVersion);
+      const bytes = data instanceof ReadableStream ? await collectCapped(data, maxBytes, path) : data;
+      if (bytes.byteLength > maxBytes) {
+        throw new FsError('too-large', path, `too-large: more than ${maxBytes} bytes for ${path}`);
+      }
+      const node = this.inPlaceTarget(path, offset, options.ifVersion);
+      // A new array rather than a mutation: streams opened earlier keep reading the bytes they opened.
+      const next = new Uint8Array(Math.max(node.data.byteLength, offset + bytes.byteLength));
+      next.set(node.data);
+      next.set(bytes, offset);
+      node.data = next;
+      node.mtimeMs = Date.now();
+      node.version = ++this.versionCounter;
+      return statOf(node);
+    } catch (error) {
+      await discardSource(data);
+      throw error;
+    }
   }
 
   async mkdir(path: string, options: { recursive?: boolean } = {}): Promise<void> {
@@ -301,7 +361,8 @@ export class MemoryFileSystem implements FileSystem {
     return missing;
   }
 
-  private writeInto(path: string, bytes: Uint8Array, options: WriteOptions): FileStat {
+  /** Where a replacing write lands, after every check it makes before changing anything. */
+  private writeTarget(path: string, options: WriteOptions): Lookup & { parent: DirNode } {
     // Exclusive means nothing at all at the path, a dangling link included (O_CREAT|O_EXCL).
     if (options.exclusive && this.lookup(path, false).node) throw new FsError('exists', path);
     // Follows a link at the path to its target, also a missing one (open(O_CREAT) semantics).
@@ -315,6 +376,34 @@ export class MemoryFileSystem implements FileSystem {
     // is refused as a plain write would be.
     this.requireWritable(found.parent, path);
     if (node && !(node.mode & OWNER_WRITE)) throw new FsError('permission-denied', path);
+    return found as Lookup & { parent: DirNode };
+  }
+
+  /** writeStream's early check: writeTarget's, where parents that `mkdirs` would create are missing too. */
+  private precheckWrite(path: string, options: WriteOptions): void {
+    try {
+      this.writeTarget(path, options);
+    } catch (error) {
+      if (!(options.mkdirs && isFsError(error, 'not-found'))) throw error;
+      // The file cannot exist under a missing folder, so only `ifVersion` can already fail.
+      if (options.ifVersion !== undefined) throw new FsError('version-mismatch', path);
+    }
+  }
+
+  /** writeAt's target, in the Node backend's order: folder, not a file, offset, version, permission. */
+  private inPlaceTarget(path: string, offset: number, ifVersion: string | undefined): FileNode {
+    const node = this.existing(path, true);
+    if (node.kind === 'dir') throw new FsError('is-directory', path);
+    if (node.kind !== 'file') throw new FsError('invalid', path, `invalid: not a regular file: ${path}`);
+    if (offset > node.data.byteLength) throw new FsError('invalid', path, `invalid: offset past the end of ${path}`);
+    if (ifVersion !== undefined && String(node.version) !== ifVersion) throw new FsError('version-mismatch', path);
+    if (!(node.mode & OWNER_WRITE)) throw new FsError('permission-denied', path);
+    return node;
+  }
+
+  private writeInto(path: string, bytes: Uint8Array, options: WriteOptions): FileStat {
+    const found = this.writeTarget(path, options);
+    const node = found.node;
     const now = Date.now();
     if (node?.kind === 'file') {
       node.data = bytes;

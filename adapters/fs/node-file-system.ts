@@ -14,10 +14,13 @@ import type {
   FileSystem,
   FileSystemCapabilities,
   FileType,
+  StreamLimit,
+  WriteAtOptions,
   WriteOptions,
 } from './file-system.ts';
 import { FsError, type FsErrorCode } from './fs-error.ts';
-import { checkPath, rangeBounds } from './arguments.ts';
+import { checkOffset, checkPath, maxBytesOf, rangeBounds, readdirLimitOf } from './arguments.ts';
+import { cappedChunks, discardSource } from './capped-chunks.ts';
 import { basename, dirname, isInside, join } from './posix-path.ts';
 
 /**
@@ -30,6 +33,15 @@ const STREAM_CHUNK = 256 * 1024;
 const MAX_SYMLINK_HOPS = 40;
 /** O_NONBLOCK keeps open() from hanging on a FIFO; it has no effect on regular files. */
 const OPEN_FOR_READ = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+/** writeAt opens the existing file only: no O_CREAT, no O_TRUNC. */
+const OPEN_IN_PLACE = constants.O_WRONLY | (constants.O_NONBLOCK ?? 0);
+/**
+ * Streamed writes gather a source's chunks (request bodies arrive in 16–64 KiB pieces) into one writev of
+ * up to this many bytes, so a 10 GiB upload costs thousands of thread-pool round-trips, not hundreds of
+ * thousands. IOV_MAX (1024) bounds the pieces per call.
+ */
+const WRITE_BATCH_BYTES = 1024 * 1024;
+const WRITE_BATCH_PIECES = 512;
 
 const ERRNO_TO_CODE: Record<string, FsErrorCode> = {
   ENOENT: 'not-found',
@@ -117,6 +129,12 @@ function plain(bytes: Uint8Array): Uint8Array {
   return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
+/**
+ * A write's temp file, beside its target. A process killed mid-write (SIGKILL, power loss) leaves its temp
+ * file behind: the write never committed, so the target is still whole. Those leftovers are not swept: the
+ * name is recognisable (`.wsapi-<16 hex>.tmp`), never collides with a user's file, and a sweep would have to
+ * walk the whole workspace or pay a readdir on every write to find what only a crash leaves.
+ */
 function tempPathFor(folder: string): string {
   // Fixed length, whatever the target's name: a 255-byte name must still get a temp file beside it.
   return join(folder, `.wsapi-${randomBytes(8).toString('hex')}.tmp`);
@@ -147,9 +165,11 @@ export class NodeFileSystem implements FileSystem {
     }
   }
 
-  async readdir(path: string): Promise<DirEntry[]> {
+  async readdir(path: string, options?: { limit?: number }): Promise<DirEntry[]> {
     checkPath(path);
+    const limit = readdirLimitOf(options, path);
     try {
+      if (limit !== Infinity) return await readdirPrefix(path, limit);
       const entries = await fsp.readdir(path, { withFileTypes: true });
       return entries.map((entry) => ({ name: entry.name, type: typeOf(entry) }));
     } catch (error) {
@@ -250,38 +270,72 @@ export class NodeFileSystem implements FileSystem {
   async write(path: string, data: Uint8Array | string, options: WriteOptions = {}): Promise<FileStat> {
     checkPath(path);
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-    let createdFrom: string | undefined;
+    return this.replaceFile(path, options, async (handle) => {
+      await handle.writeFile(bytes);
+    });
+  }
+
+  async writeStream(
+    path: string,
+    data: ReadableStream<Uint8Array>,
+    options: WriteOptions & StreamLimit = {},
+  ): Promise<FileStat> {
     try {
-      if (options.mkdirs) createdFrom = await this.mkdirsForWrite(dirname(path));
-      // Exclusive means "nothing at all at this path", a dangling link included (as with O_CREAT|O_EXCL).
-      if (options.exclusive && (await lstatOrNull(path))) throw new FsError('exists', path);
-      const target = await this.resolveWriteTarget(path);
-      const existing = await statOrNull(target);
-      if (existing?.isDirectory()) throw new FsError('is-directory', path);
-      if (existing && !existing.isFile()) throw new FsError('invalid', path, `invalid: not a regular file: ${path}`);
-      if (options.ifVersion !== undefined && (!existing || versionOf(existing) !== options.ifVersion)) {
-        throw new FsError('version-mismatch', path);
+      checkPath(path);
+      const maxBytes = maxBytesOf(options.maxBytes, path);
+      return await this.replaceFile(path, options, (handle) => writeSource(handle, data, maxBytes, path, 0));
+    } catch (error) {
+      await discardSource(data);
+      throw error;
+    }
+  }
+
+  /**
+   * A streamed source is first spooled into a temp file beside the target (under the cap), and only then
+   * copied in place: a failing client or an over-cap body leaves the file exactly as it was, and the window
+   * in which readers can see a half-applied part shrinks to a local copy.
+   */
+  async writeAt(
+    path: string,
+    offset: number,
+    data: ReadableStream<Uint8Array> | Uint8Array,
+    options: WriteAtOptions = {},
+  ): Promise<FileStat> {
+    let spool: string | undefined;
+    try {
+      checkPath(path);
+      checkOffset(offset, path);
+      const maxBytes = maxBytesOf(options.maxBytes, path);
+      if (!(data instanceof ReadableStream) && data.byteLength > maxBytes) {
+        throw new FsError('too-large', path, `too-large: more than ${maxBytes} bytes for ${path}`);
       }
-      // The rename below only needs the folder to be writable; refuse read-only files like a plain write would.
-      if (existing) await fsp.access(target, constants.W_OK);
-      const mode = existing ? Number(existing.mode & 0o7777n) : undefined;
-      // Note: the checks above and the rename below are not one atomic step. A writer racing between them can
-      // be overwritten (ifVersion) — Node has no compare-and-swap on paths. `exclusive` has no such gap: it
-      // commits with link(), which fails if the name appeared meanwhile.
-      return await this.commitViaTemp(target, path, options.exclusive === true, async (tempPath) => {
-        const handle = await fsp.open(tempPath, 'wx', mode ?? 0o666);
+      // Fail fast, before a byte of the source is read; repeated on the open descriptor below.
+      requireInPlaceTarget(await fsp.stat(path, { bigint: true }), path, offset, options.ifVersion);
+      if (data instanceof ReadableStream) {
+        spool = tempPathFor(dirname(await this.resolveWriteTarget(path)));
+        const handle = await fsp.open(spool, 'wx', 0o600);
         try {
-          await handle.writeFile(bytes);
-          if (mode !== undefined) await handle.chmod(mode); // open()'s mode is filtered by the umask
-          return await handle.stat({ bigint: true });
+          await writeSource(handle, data, maxBytes, path, 0);
         } finally {
           await handle.close();
         }
-      });
+      }
+      const handle = await fsp.open(path, OPEN_IN_PLACE);
+      try {
+        const before = await handle.stat({ bigint: true });
+        requireInPlaceTarget(before, path, offset, options.ifVersion);
+        if (spool === undefined) await writeFully(handle, [data as Uint8Array], offset);
+        else await copyInto(spool, handle, offset);
+        await bumpMtime(handle, before);
+        return toFileStat(await handle.stat({ bigint: true }));
+      } finally {
+        await handle.close();
+      }
     } catch (error) {
-      // A failed write leaves no trace: the folders it created for itself go too.
-      if (createdFrom !== undefined) await removeCreatedFolders(dirname(path), createdFrom);
+      await discardSource(data);
       throw toFsError(error, path);
+    } finally {
+      if (spool !== undefined) await fsp.rm(spool, { force: true }).catch(() => {});
     }
   }
 
@@ -389,6 +443,54 @@ export class NodeFileSystem implements FileSystem {
     }
   }
 
+  /**
+   * The body of `write` and `writeStream`: checks, then `fill` writes the content into a fresh temp file
+   * beside the target, which replaces the target atomically (see commitViaTemp). A failed write leaves no
+   * trace: the folders it created for itself go too.
+   */
+  private async replaceFile(
+    path: string,
+    options: WriteOptions,
+    fill: (handle: FileHandle) => Promise<void>,
+  ): Promise<FileStat> {
+    let createdFrom: string | undefined;
+    try {
+      if (options.mkdirs) createdFrom = await this.mkdirsForWrite(dirname(path));
+      // Exclusive means "nothing at all at this path", a dangling link included (as with O_CREAT|O_EXCL).
+      if (options.exclusive && (await lstatOrNull(path))) throw new FsError('exists', path);
+      const target = await this.resolveWriteTarget(path);
+      const existing = await replaceableTarget(target, path, options.ifVersion);
+      // The rename below only needs the folder to be writable; refuse read-only files like a plain write would.
+      if (existing) await fsp.access(target, constants.W_OK);
+      const mode = existing ? Number(existing.mode & 0o7777n) : undefined;
+      // Node has no compare-and-swap on paths, so `ifVersion` is checked before the content is written and
+      // again right before the rename: a writer racing between that last check and the rename can still be
+      // overwritten. Writers through this daemon never race there: SerializedFileSystem runs one mutation per
+      // path at a time. `exclusive` has no gap at all: it commits with link(), which fails if the name exists.
+      const recheck =
+        options.ifVersion === undefined ? undefined : () => replaceableTarget(target, path, options.ifVersion);
+      return await this.commitViaTemp(
+        target,
+        path,
+        options.exclusive === true,
+        async (tempPath) => {
+          const handle = await fsp.open(tempPath, 'wx', mode ?? 0o666);
+          try {
+            await fill(handle);
+            if (mode !== undefined) await handle.chmod(mode); // open()'s mode is filtered by the umask
+            return await handle.stat({ bigint: true });
+          } finally {
+            await handle.close();
+          }
+        },
+        recheck,
+      );
+    } catch (error) {
+      if (createdFrom !== undefined) await removeCreatedFolders(dirname(path), createdFrom);
+      throw toFsError(error, path);
+    }
+  }
+
   /** mkdir -p; returns the first folder it created (undefined when all existed). */
   private async mkdirsForWrite(folder: string): Promise<string | undefined> {
     try {
@@ -425,7 +527,8 @@ export class NodeFileSystem implements FileSystem {
   /**
    * Creates `target` atomically: `fill` creates a temp file in the same folder (and returns its stats), which
    * is then renamed over `target`, or hard-linked to it when `exclusive` (link() fails if the name exists, so
-   * there is no check-then-create gap). The temp file is removed on any failure. Returns the stat of the
+   * there is no check-then-create gap); `beforeCommit` may veto in between. The temp file is removed on any
+   * failure. Returns the stat of the
    * written inode (rename and link keep its mtime and inode), not of whatever is at the path afterwards.
    */
   private async commitViaTemp(
@@ -433,10 +536,12 @@ export class NodeFileSystem implements FileSystem {
     reportedPath: string,
     exclusive: boolean,
     fill: (tempPath: string) => Promise<BigIntStats>,
+    beforeCommit?: () => Promise<unknown>,
   ): Promise<FileStat> {
     const tempPath = tempPathFor(dirname(target));
     try {
       const stats = await fill(tempPath);
+      await beforeCommit?.();
       if (exclusive) {
         try {
           await fsp.link(tempPath, target);
@@ -495,6 +600,25 @@ export class NodeFileSystem implements FileSystem {
   }
 }
 
+/**
+ * The first `limit` entries in the kernel's order, through opendir: it reads the folder a batch at a time and
+ * stops there, where readdir(3)-to-the-end would list (and allocate) every entry of a huge folder first.
+ */
+async function readdirPrefix(path: string, limit: number): Promise<DirEntry[]> {
+  const dir = await fsp.opendir(path, { bufferSize: Math.max(1, Math.min(limit, 1024)) });
+  const entries: DirEntry[] = [];
+  try {
+    while (entries.length < limit) {
+      const entry = await dir.read();
+      if (!entry) break;
+      entries.push({ name: entry.name, type: typeOf(entry) });
+    }
+  } finally {
+    await dir.close().catch(() => {});
+  }
+  return entries;
+}
+
 async function lstatOrNull(path: string): Promise<BigIntStats | undefined> {
   try {
     return await fsp.lstat(path, { bigint: true });
@@ -529,5 +653,91 @@ async function copyTree(source: string, target: string, stats: BigIntStats): Pro
     await fsp.chmod(target, Number(stats.mode & 0o7777n));
   } else {
     throw new FsError('invalid', source, `invalid: cannot copy a special file: ${source}`);
+  }
+}
+
+/** The existing file a replacing write may overwrite (undefined: none yet), after its preconditions. */
+async function replaceableTarget(
+  target: string,
+  path: string,
+  ifVersion: string | undefined,
+): Promise<BigIntStats | undefined> {
+  const existing = await statOrNull(target);
+  if (existing?.isDirectory()) throw new FsError('is-directory', path);
+  if (existing && !existing.isFile()) throw new FsError('invalid', path, `invalid: not a regular file: ${path}`);
+  if (ifVersion !== undefined && (!existing || versionOf(existing) !== ifVersion)) {
+    throw new FsError('version-mismatch', path);
+  }
+  return existing;
+}
+
+/** writeAt's preconditions: a regular file, `offset` within it, and the version asked for. */
+function requireInPlaceTarget(stats: BigIntStats, path: string, offset: number, ifVersion: string | undefined): void {
+  if (stats.isDirectory()) throw new FsError('is-directory', path);
+  if (!stats.isFile()) throw new FsError('invalid', path, `invalid: not a regular file: ${path}`);
+  if (BigInt(offset) > stats.size) throw new FsError('invalid', path, `invalid: offset past the end of ${path}`);
+  if (ifVersion !== undefined && versionOf(stats) !== ifVersion) throw new FsError('version-mismatch', path);
+}
+
+/**
+ * An in-place write may land within the kernel's coarse timestamp tick and keep the size and inode, which
+ * would leave the version unchanged; moving mtime past the old one keeps "every content write moves the
+ * version" true.
+ */
+async function bumpMtime(handle: FileHandle, before: BigIntStats): Promise<void> {
+  const after = await handle.stat({ bigint: true });
+  if (after.mtimeNs > before.mtimeNs) return;
+  const mtimeNs = before.mtimeNs + 1000n; // 1 µs: well above a double's resolution at today's epoch seconds
+  await handle.utimes(Number(after.atimeNs) / 1e9, Number(mtimeNs) / 1e9);
+}
+
+/** Streams a capped source into `handle` from `position`, batching small chunks into one writev. */
+async function writeSource(
+  handle: FileHandle,
+  source: ReadableStream<Uint8Array>,
+  maxBytes: number,
+  path: string,
+  position: number,
+): Promise<void> {
+  let batch: Uint8Array[] = [];
+  let batchBytes = 0;
+  for await (const chunk of cappedChunks(source, maxBytes, path)) {
+    batch.push(chunk);
+    batchBytes += chunk.byteLength;
+    if (batchBytes >= WRITE_BATCH_BYTES || batch.length >= WRITE_BATCH_PIECES) {
+      await writeFully(handle, batch, position);
+      position += batchBytes;
+      batch = [];
+      batchBytes = 0;
+    }
+  }
+  if (batch.length > 0) await writeFully(handle, batch, position);
+}
+
+/** writev that finishes a short write (a full disk reports ENOSPC on the retry rather than silently). */
+async function writeFully(handle: FileHandle, pieces: Uint8Array[], position: number): Promise<void> {
+  const total = pieces.reduce((n, piece) => n + piece.byteLength, 0);
+  let written = (await handle.writev(pieces, position)).bytesWritten;
+  if (written >= total) return;
+  const rest = Buffer.concat(pieces);
+  while (written < total) {
+    const { bytesWritten } = await handle.write(rest, written, total - written, position + written);
+    written += bytesWritten;
+  }
+}
+
+/** Copies a spooled part into `target` at `offset`. */
+async function copyInto(spool: string, target: FileHandle, offset: number): Promise<void> {
+  const source = await fsp.open(spool, 'r');
+  try {
+    const buffer = Buffer.allocUnsafeSlow(WRITE_BATCH_BYTES);
+    for (let position = 0; ; ) {
+      const { bytesRead } = await source.read(buffer, 0, buffer.byteLength, position);
+      if (bytesRead === 0) return;
+      await writeFully(target, [buffer.subarray(0, bytesRead)], offset + position);
+      position += bytesRead;
+    }
+  } finally {
+    await source.close();
   }
 }

@@ -11,6 +11,8 @@ export interface ChildServer {
   name: string;
   baseUrl: string;
   via: string;
+  /** The server process's id (for /proc/PID/status memory figures). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -66,6 +68,7 @@ export async function startChildServer(
     name,
     baseUrl: `http://127.0.0.1:${ready.port}`,
     via: ready.via,
+    pid: child.pid!,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();

@@ -1,9 +1,10 @@
 /**
  * What a handler reads and writes through: the shared tree, or one agent's private copy of it (issue 5 §5).
- * OWNER: the agent-copies work. This file is the agreed API; `sharedView` is the no-agent case.
+ * The agreed API; the implementation is ./agent-copies.ts.
  */
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
 import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import type { Change } from '../changes/change-feed.ts';
 
 /** seeds/README.md §001: agent ids. */
 export const AGENT_ID_PATTERN = /^[a-zA-Z0-9][a-zA-Z0-9_-]{0,63}$/;
@@ -16,8 +17,18 @@ export interface WorkspaceView {
   readonly agent: string | undefined;
   /** Client path → absolute real path inside the root, through this view's fs (runtime/paths). */
   resolve(path: string): Promise<string>;
-  /** Whether the shared tree (not the agent's copy) answers for `path`; always true without an agent. */
+  /**
+   * Whether the shared tree (not the agent's copy) answers for `path` (absolute, as `resolve` returns it, or
+   * root-relative); always true without an agent, false for a path the view does not have.
+   */
   isShared(path: string): Promise<boolean>;
+  /**
+   * A change from the feed (core/changes) as this view sees it: its path as the view presents it, or
+   * undefined when the view does not see it (another agent's copy; a shared file this agent has its own copy
+   * of). See ./agent-changes.ts. The views AgentCopies hands out always have it; a hand-made view (a test's)
+   * may leave it out, meaning "every change as it is".
+   */
+  mapChange?(change: Change): Promise<Change | undefined>;
 }
 
 export interface AgentCopies {
@@ -27,6 +38,8 @@ export interface AgentCopies {
   create(agent: string): Promise<void>;
   /** Removes the agent's copy; `not-found` if there is none. */
   remove(agent: string): Promise<void>;
+  /** The agents that exist (their copies' folders), sorted. */
+  list(): Promise<string[]>;
   /** The folder agent copies live in (absolute); never listed or searched. */
   readonly dir: string;
 }

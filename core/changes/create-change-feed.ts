@@ -1,46 +1,119 @@
 /**
- * PLACEHOLDER implementation of the ChangeFeed API (core/changes/change-feed.ts), enough for the app to wire
- * it. OWNER: the change-feed work replaces it (bounded queues, coalescing, resync, watcher sources).
+ * The change feed engine (the API is change-feed.ts). Edge-clean: it runs on Workers too, with the API's
+ * own writes as its only source.
  */
-import type { Change, ChangeFeed, ChangeSubscription, FeedFrame, SubscribeOptions } from './change-feed.ts';
+import type {
+  Change,
+  ChangeFeed,
+  ChangeFeedOptions,
+  ChangeSink,
+  ChangeSource,
+  ChangeSubscription,
+  StopSource,
+  SubscribeOptions,
+} from './change-feed.ts';
+import { RecentStates } from './recent-states.ts';
+import { Subscriber } from './subscription.ts';
 
-export function createChangeFeed(): ChangeFeed {
-  const subscribers = new Set<(change: Change) => void>();
-  return {
-    publish(change) {
-      for (const deliver of subscribers) deliver(change);
+export const DEFAULT_MAX_QUEUE = 1000;
+export const DEFAULT_REMEMBERED_PATHS = 10_000;
+
+export function createChangeFeed(options: ChangeFeedOptions = {}): ChangeFeed {
+  const defaultMaxQueue = positive(options.maxQueue ?? DEFAULT_MAX_QUEUE, 'maxQueue');
+  const recent = new RecentStates(positive(options.rememberedPaths ?? DEFAULT_REMEMBERED_PATHS, 'rememberedPaths'));
+  const subscribers = new Set<Subscriber>();
+  const stops = new Set<StopSource>();
+  /** Sources whose `start` has not settled: a new subscriber's `ready` waits for them. */
+  const starting = new Set<Promise<unknown>>();
+  let closing: Promise<void> | undefined;
+
+  const sink: ChangeSink = {
+    publish: (change) => feed.publish(change),
+    resync: () => feed.resync(),
+  };
+
+  async function stopQuietly(stop: StopSource): Promise<void> {
+    try {
+      await stop();
+    } catch (error) {
+      console.error('change feed: a source failed to stop:', error);
+    }
+  }
+
+  const feed: ChangeFeed = {
+    publish(change: Change) {
+      // Remembered even with nobody listening, so the watcher's late echo of it is not news to a newcomer.
+      if (closing || !recent.admit(change)) return;
+      for (const subscriber of subscribers) {
+        if (subscriber.admits(change.absolutePath)) subscriber.deliver(change);
+      }
     },
-    subscribe(options: SubscribeOptions = {}): ChangeSubscription {
-      const queue: FeedFrame[] = [{ kind: 'ready' }];
-      let wake: (() => void) | undefined;
-      let closed = false;
-      const deliver = (change: Change) => {
-        if (options.under && !change.absolutePath.startsWith(options.under)) return;
-        queue.push({ kind: 'change', change });
-        wake?.();
-      };
-      subscribers.add(deliver);
-      return {
-        close() {
-          closed = true;
-          subscribers.delete(deliver);
-          wake?.();
-        },
-        async *[Symbol.asyncIterator]() {
-          while (!closed) {
-            const frame = queue.shift();
-            if (frame) {
-              yield frame;
-              continue;
-            }
-            await new Promise<void>((resolve) => (wake = resolve));
-            wake = undefined;
-          }
-        },
-      };
+
+    resync() {
+      if (closing) return;
+      for (const subscriber of subscribers) subscriber.resync();
     },
-    async close() {
-      subscribers.clear();
+
+    subscribe(subscribeOptions: SubscribeOptions = {}): ChangeSubscription {
+      const maxQueue = positive(subscribeOptions.maxQueue ?? defaultMaxQueue, 'maxQueue');
+      const subscriber = new Subscriber(
+        subscribeOptions.under,
+        maxQueue,
+        (closed) => subscribers.delete(closed),
+      );
+      const handle = subscriber.handle();
+      if (closing) {
+        subscriber.close();
+        return handle;
+      }
+      subscribers.add(subscriber);
+      if (starting.size === 0) subscriber.releaseReady();
+      else void Promise.allSettled([...starting]).then(() => subscriber.releaseReady());
+      return handle;
+    },
+
+    async attachSource(source: ChangeSource): Promise<StopSource> {
+      if (closing) throw new Error('the change feed is closed');
+      const attached = (async () => {
+        const stop = await source.start(sink);
+        if (closing) {
+          await stopQuietly(stop);
+          throw new Error('the change feed was closed while the source started');
+        }
+        stops.add(stop);
+        return stop;
+      })();
+      starting.add(attached);
+      try {
+        const stop = await attached;
+        return async () => {
+          if (stops.delete(stop)) await stopQuietly(stop);
+        };
+      } finally {
+        starting.delete(attached);
+      }
+    },
+
+    get subscriberCount() {
+      return subscribers.size;
+    },
+
+    close() {
+      closing ??= (async () => {
+        for (const subscriber of [...subscribers]) subscriber.close();
+        // A source still starting stops itself once started (it sees `closing`): wait for that too.
+        await Promise.allSettled([...starting]);
+        const pending = [...stops];
+        stops.clear();
+        await Promise.all(pending.map(stopQuietly));
+      })();
+      return closing;
     },
   };
+  return feed;
+}
+
+function positive(value: number, name: string): number {
+  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer`);
+  return value;
 }

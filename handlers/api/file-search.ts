@@ -9,7 +9,8 @@
  * depends on timing.
  *
  * Rules:
- * - Folders named `.git` or `node_modules` are never entered (they still count as entries seen).
+ * - Folders named `.git` or `node_modules`, and the `exclude` folder, are never entered (they still count as
+ *   entries seen).
  * - The walk stops after `maxEntries` directory entries: every entry `readdir` returns counts (files,
  *   folders, links, ignored folders), in walk order; entries past the budget are not looked at.
  * - A folder that cannot be read (permission denied, vanished, …) is skipped silently; so is an entry whose
@@ -36,6 +37,8 @@ export interface WalkOptions {
   concurrency?: number;
   /** When set, a symlinked file is listed only if its real path is inside this (real, absolute) folder. */
   confineTo?: string;
+  /** Absolute real path of a folder never entered (the agents' copies: not part of the workspace's tree). */
+  exclude?: string;
 }
 
 export interface WalkedFolder {
@@ -102,8 +105,10 @@ export async function walkFiles(
       const entry = listing[j]!;
       if (entry.kind === 'file') files.push(entry.name);
       else if (entry.kind === 'folder' && !IGNORED_FOLDERS.has(entry.name)) {
+        const path = childPath(folder.path, entry.name);
+        if (path === options.exclude) continue;
         folders.push({
-          path: childPath(folder.path, entry.name),
+          path,
           relPath: folder.relPath === '' ? entry.name : folder.relPath + '/' + entry.name,
         });
       }

@@ -3,11 +3,10 @@ import type { WorkspaceContext } from '../../runtime/context.ts';
 import { jsonResponse } from '../../runtime/errors/render.ts';
 import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
 import { contentTypeFor } from '../../runtime/http/content-type.ts';
+import { entityTag } from '../../runtime/http/entity-tag.ts';
 import { serveContent } from '../../runtime/http/serve-content.ts';
 import { SNIFF_LEN } from '../../runtime/http/sniff.ts';
 import { parseQuery } from '../../runtime/validation.ts';
-
-const utf8 = new TextEncoder();
 
 const Query = z.object({ path: z.string({ error: 'missing path' }).min(1, 'missing path') });
 
@@ -32,16 +31,4 @@ export async function rawFile(request: Request, ctx: WorkspaceContext): Promise<
     headers: { 'x-content-type-options': 'nosniff' },
     renderError: (status, message) => jsonResponse({ error: message }, status),
   });
-}
-
-/**
- * A strong ETag from the file's version (which changes whenever the content does). Anything but printable
- * ASCII without `"` (RFC 7232 etagc, kept to ASCII for header safety) is percent-escaped, `%` included, so
- * any backend's version string gives a valid tag and distinct versions give distinct tags.
- */
-function entityTag(version: string): string {
-  const safe = version.replace(/[^\x21\x23-\x24\x26-\x7e]/gu, (char) =>
-    Array.from(utf8.encode(char), (b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
-  );
-  return `"${safe}"`;
 }

@@ -3,21 +3,29 @@ import { isFsError } from '../../adapters/fs/fs-error.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
 import { jsonResponse } from '../../runtime/errors/render.ts';
 import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { entityTag } from '../../runtime/http/entity-tag.ts';
 import { parseQuery } from '../../runtime/validation.ts';
 
 const Query = z.object({ path: z.string({ error: 'missing path' }).min(1, 'missing path') });
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** `GET /api/file?path=` — a UTF-8 text file: 413 above the cap, 415 for anything that is not text. */
+/**
+ * `GET /api/file?path=` — a UTF-8 text file: 413 above the cap, 415 for anything that is not text. Its
+ * version comes back as the `ETag` header (the tag `/api/raw` sends), for `PUT /api/file`'s `If-Match`.
+ */
 export async function readFile(request: Request, ctx: WorkspaceContext): Promise<Response> {
   const { path } = parseQuery(request, Query);
   const file = await ctx.resolve(path);
   const cap = ctx.limits.maxTextFileBytes;
-  // No separate stat (this is the hot path): the read itself refuses folders and non-regular files, and
-  // reading one byte past the cap tells "too large" apart without ever holding more than cap + 1 bytes.
+  // The version is taken before the bytes: if the file is replaced in between, the tag is older than the
+  // content and a later If-Match fails (a needless 412), never newer (which would let a PUT based on the
+  // old text overwrite the new one). The read itself refuses folders and non-regular files, and reading one
+  // byte past the cap tells "too large" apart without ever holding more than cap + 1 bytes.
+  let version: string;
   let bytes: Uint8Array;
   try {
+    version = (await ctx.fs.stat(file)).version;
     bytes = await ctx.fs.read(file, { offset: 0, length: cap + 1 });
   } catch (error) {
     if (isFsError(error, 'is-directory')) throw new WorkspaceError('bad-request', 'path is a directory');
@@ -25,7 +33,7 @@ export async function readFile(request: Request, ctx: WorkspaceContext): Promise
     throw error;
   }
   if (bytes.byteLength > cap) throw new WorkspaceError('too-large', `file is larger than ${cap} bytes`, { limit: cap });
-  return jsonResponse({ path: file, content: decodeText(bytes) });
+  return jsonResponse({ path: file, content: decodeText(bytes) }, 200, { etag: entityTag(version) });
 }
 
 /** Valid UTF-8 without NUL bytes is text; anything else is 415 (seed 000). */

@@ -1,7 +1,21 @@
+import { z } from 'zod';
+import { subscribeInView } from '../../core/changes/view-subscription.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { eventStreamResponse } from '../../runtime/http/event-stream.ts';
+import { parseQuery } from '../../runtime/validation.ts';
 
-// PLACEHOLDER: replaced by the issue-5 work that owns this route.
-export function workspaceFilesChanges(_request: Request, _ctx: WorkspaceContext): Promise<Response> {
-  return Promise.reject(new WorkspaceError('not-implemented', 'not implemented yet'));
+const Query = z.object({ agent: z.string().optional() });
+
+/**
+ * `GET /workspace-files/changes[?agent=]` — seed 003's `changes` stream as Server-Sent Events: first
+ * `{"kind":"ready"}`, then `{"kind":"change","change":{absolutePath, version}}` or `{…, absent: true}` for
+ * every change inside the workspace root (the API's own writes, and on Node the OS watcher's), and one
+ * `{"kind":"resync"}` when this subscriber's bounded queue overflowed. The subscription ends when the
+ * client goes away. A bad or unknown agent is refused before the stream starts.
+ */
+export async function workspaceFilesChanges(request: Request, ctx: WorkspaceContext): Promise<Response> {
+  const { agent } = parseQuery(request, Query);
+  const view = await ctx.view(agent);
+  const subscription = subscribeInView(ctx.changes, view, { maxQueue: ctx.limits.changesMaxQueue });
+  return eventStreamResponse(subscription, { keepAliveMs: ctx.limits.changesKeepAliveMs });
 }

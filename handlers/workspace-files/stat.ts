@@ -1,7 +1,12 @@
 import type { WorkspaceContext } from '../../runtime/context.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { jsonResponse } from '../../runtime/errors/render.ts';
+import { parseQuery } from '../../runtime/validation.ts';
+import { fileStatBody, locateEntry, pathQuery, requireRegularFile } from './gates.ts';
 
-// PLACEHOLDER: replaced by the issue-5 work that owns this route.
-export function workspaceFilesStat(_request: Request, _ctx: WorkspaceContext): Promise<Response> {
-  return Promise.reject(new WorkspaceError('not-implemented', 'not implemented yet'));
+/** `GET /workspace-files/stat?path=[&agent=]` — a regular file's real path, version and size, no content. */
+export async function workspaceFilesStat(request: Request, ctx: WorkspaceContext): Promise<Response> {
+  const { path, agent } = parseQuery(request, pathQuery);
+  const entry = await locateEntry(ctx, path, agent);
+  requireRegularFile(entry.stat);
+  return jsonResponse(fileStatBody(entry));
 }

@@ -1,10 +1,40 @@
+import { z } from 'zod';
+import { AGENT_ID_PATTERN } from '../../core/agents/workspace-view.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
+import { jsonResponse } from '../../runtime/errors/render.ts';
 import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { parseJsonBody, parsePathParams } from '../../runtime/validation.ts';
 
-// PLACEHOLDER: replaced by the issue-5 work that owns this route.
-export function workspaceCreateAgent(_request: Request, _ctx: WorkspaceContext): Promise<Response> {
-  return Promise.reject(new WorkspaceError('not-implemented', 'not implemented yet'));
+const agentId = z
+  .string({ error: 'agent must be a string' })
+  .regex(AGENT_ID_PATTERN, 'agent must match ^[a-zA-Z0-9][a-zA-Z0-9_-]{0,63}$');
+const Body = z.object({ agent: agentId });
+const Params = z.object({ agent: agentId });
+
+/**
+ * `POST /workspace/agents {agent}` → `{ok: true}` once the agent's private copy exists (seeds/README.md §001,
+ * ours): a git worktree on branch `agent/<id>`, or a plain copy (core/agents/agent-copies.ts). CONFLICT if the
+ * agent exists, PAYLOAD_TOO_LARGE if a plain copy would pass the copy caps.
+ */
+export async function workspaceCreateAgent(request: Request, ctx: WorkspaceContext): Promise<Response> {
+  const { agent } = await parseJsonBody(request, Body, ctx.limits.maxBodyBytes);
+  await ctx.agents.create(agent);
+  return jsonResponse({ ok: true });
 }
-export function workspaceDeleteAgent(_request: Request, _ctx: WorkspaceContext): Promise<Response> {
-  return Promise.reject(new WorkspaceError('not-implemented', 'not implemented yet'));
+
+/** `DELETE /workspace/agents/{agent}` → `{ok: true}`; an unknown agent is NOT_FOUND. */
+export async function workspaceDeleteAgent(request: Request, ctx: WorkspaceContext): Promise<Response> {
+  const { agent } = parsePathParams({ agent: agentOfPath(request) }, Params);
+  await ctx.agents.remove(agent);
+  return jsonResponse({ ok: true });
+}
+
+/** The id is the path's last segment, percent-decoded (oRPC sends `{agent}` as one encoded segment). */
+function agentOfPath(request: Request): string {
+  const encoded = new URL(request.url).pathname.split('/').pop() ?? '';
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    throw new WorkspaceError('bad-request', 'invalid path: the agent id is not valid percent-encoding');
+  }
 }

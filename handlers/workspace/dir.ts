@@ -1,7 +1,22 @@
+import { z } from 'zod';
+import { makeFolders } from '../../core/tree-ops/make-folders.ts';
+import { displayPath } from '../../core/tree-ops/display-path.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { jsonResponse } from '../../runtime/errors/render.ts';
+import { parseJsonBody } from '../../runtime/validation.ts';
+import { agentField, mutationScope, pathField } from './mutation-scope.ts';
 
-// PLACEHOLDER: replaced by the issue-5 work that owns this route.
-export function workspaceMakeDir(_request: Request, _ctx: WorkspaceContext): Promise<Response> {
-  return Promise.reject(new WorkspaceError('not-implemented', 'not implemented yet'));
+const Body = z.object({ agent: agentField, path: pathField('path') });
+
+/**
+ * `POST /workspace/dir {path[, agent]}` → `{ok: true}` (seed 001): the folder and any missing parents.
+ * `mkdir -p` semantics: a folder already there is success; a file (or anything else) at the path or above it
+ * is CONFLICT.
+ */
+export async function workspaceMakeDir(request: Request, ctx: WorkspaceContext): Promise<Response> {
+  const { agent, path } = await parseJsonBody(request, Body, ctx.limits.maxBodyBytes);
+  const scope = await mutationScope(ctx, agent);
+  const folder = await scope.folder(path);
+  await makeFolders(scope.view.fs, folder, (at) => displayPath(scope.view.root, at));
+  return jsonResponse({ ok: true });
 }

@@ -1,7 +1,20 @@
+import { z } from 'zod';
+import { removeEntry } from '../../core/tree-ops/remove-entry.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { jsonResponse } from '../../runtime/errors/render.ts';
+import { parseJsonBody } from '../../runtime/validation.ts';
+import { agentField, mutationScope, pathField } from './mutation-scope.ts';
 
-// PLACEHOLDER: replaced by the issue-5 work that owns this route.
-export function workspaceDeleteEntry(_request: Request, _ctx: WorkspaceContext): Promise<Response> {
-  return Promise.reject(new WorkspaceError('not-implemented', 'not implemented yet'));
+const Body = z.object({ agent: agentField, path: pathField('path') });
+
+/**
+ * `DELETE /workspace/entry {path[, agent]}` (the path in the body) → `{ok: true}` (seed 001): one entry and
+ * everything under it; a symlink is removed itself, never its target. The root and the agents folder are
+ * refused.
+ */
+export async function workspaceDeleteEntry(request: Request, ctx: WorkspaceContext): Promise<Response> {
+  const { agent, path } = await parseJsonBody(request, Body, ctx.limits.maxBodyBytes);
+  const scope = await mutationScope(ctx, agent);
+  await removeEntry(scope.view, await scope.entry(path, 'delete', 'not-inside-or-containing'));
+  return jsonResponse({ ok: true });
 }

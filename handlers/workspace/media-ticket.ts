@@ -1,7 +1,19 @@
+import { z } from 'zod';
 import type { WorkspaceContext } from '../../runtime/context.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { jsonResponse } from '../../runtime/errors/render.ts';
+import { parseJsonBody } from '../../runtime/validation.ts';
+import { resolveServedFile, servedAgent, servedPath } from './served-file.ts';
 
-// PLACEHOLDER: replaced by the issue-5 work that owns this route.
-export function workspaceMediaTicket(_request: Request, _ctx: WorkspaceContext): Promise<Response> {
-  return Promise.reject(new WorkspaceError('not-implemented', 'not implemented yet'));
+const Body = z.object({ path: servedPath, agent: servedAgent });
+
+/**
+ * `POST /workspace/media-ticket {path[, agent]}` → `{ticket, expiresAt}` (seed 001): a pass for
+ * `GET /workspace/media`, bound to the one file this request resolves (core/media/media-tickets.ts). Minting
+ * checks the file as streaming will: a missing file is NOT_FOUND, a folder or special file BAD_REQUEST, an
+ * escaping path BAD_REQUEST — so a caller learns now, not mid-playback, that the file cannot be streamed.
+ */
+export async function workspaceMediaTicket(request: Request, ctx: WorkspaceContext): Promise<Response> {
+  const { path, agent } = await parseJsonBody(request, Body, ctx.limits.maxBodyBytes);
+  const { file } = await resolveServedFile(ctx, path, agent);
+  return jsonResponse(await ctx.mediaTickets.mint({ file, agent }));
 }

@@ -1,7 +1,21 @@
+import { z } from 'zod';
+import { moveEntry } from '../../core/tree-ops/move-entry.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { jsonResponse } from '../../runtime/errors/render.ts';
+import { parseJsonBody } from '../../runtime/validation.ts';
+import { agentField, mutationScope, pathField } from './mutation-scope.ts';
 
-// PLACEHOLDER: replaced by the issue-5 work that owns this route.
-export function workspaceMove(_request: Request, _ctx: WorkspaceContext): Promise<Response> {
-  return Promise.reject(new WorkspaceError('not-implemented', 'not implemented yet'));
+const Body = z.object({ agent: agentField, from: pathField('from'), to: pathField('to') });
+
+/**
+ * `POST /workspace/move {from, to[, agent]}` → `{ok: true}` (seed 001): a move or rename of the entry itself.
+ * An existing target is CONFLICT (never overwritten); missing folders above `to` are made.
+ */
+export async function workspaceMove(request: Request, ctx: WorkspaceContext): Promise<Response> {
+  const { agent, from, to } = await parseJsonBody(request, Body, ctx.limits.maxBodyBytes);
+  const scope = await mutationScope(ctx, agent);
+  const source = await scope.entry(from, 'move', 'not-inside-or-containing');
+  const target = await scope.entry(to, 'move onto', 'not-inside');
+  await moveEntry(scope.view, source, target);
+  return jsonResponse({ ok: true });
 }

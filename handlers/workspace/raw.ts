@@ -1,7 +1,39 @@
+import { z } from 'zod';
 import type { WorkspaceContext } from '../../runtime/context.ts';
 import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { entityTag } from '../../runtime/http/entity-tag.ts';
+import { mediaTypeByExtension } from '../../runtime/http/media-type.ts';
+import { serveContent } from '../../runtime/http/serve-content.ts';
+import { parseQuery } from '../../runtime/validation.ts';
+import { bytesRouteError } from './bytes-route-error.ts';
+import { resolveServedFile, servedAgent, servedPath } from './served-file.ts';
 
-// PLACEHOLDER: replaced by the issue-5 work that owns this route.
-export function workspaceRaw(_request: Request, _ctx: WorkspaceContext): Promise<Response> {
-  return Promise.reject(new WorkspaceError('not-implemented', 'not implemented yet'));
+const Query = z.object({ path: servedPath, agent: servedAgent });
+
+/**
+ * `GET /workspace/raw?path=[&agent=]` (seed 001's byte route for previews): the file's bytes, typed by
+ * extension only and never sniffed (runtime/http/media-type.ts), with `nosniff` and the version as `ETag`.
+ * Larger files than `maxRawBytes` (25 MiB) are 413 from the stat, before a byte is read: big media streams
+ * from `/workspace/media`. Served through the one ServeContent port `/api/raw` uses, so validators and a
+ * Range header behave as there.
+ */
+export async function workspaceRaw(request: Request, ctx: WorkspaceContext): Promise<Response> {
+  const { path, agent } = parseQuery(request, Query);
+  const { view, file, stat } = await resolveServedFile(ctx, path, agent);
+  const limit = ctx.limits.maxRawBytes;
+  if (stat.size > limit) {
+    throw new WorkspaceError('too-large', `file is ${stat.size} bytes, over the ${limit}-byte limit of /workspace/raw`, {
+      size: stat.size,
+      limit,
+    });
+  }
+  return serveContent(request, {
+    size: stat.size,
+    modtime: stat.mtimeMs,
+    etag: entityTag(stat.version),
+    contentType: mediaTypeByExtension(file),
+    open: (range) => view.fs.readStream(file, range),
+    headers: { 'x-content-type-options': 'nosniff' },
+    renderError: bytesRouteError,
+  });
 }

@@ -1,7 +1,29 @@
+import { z } from 'zod';
+import { createIgnoreRules } from '../../core/ignore/ignore-rules.ts';
+import { resolveWrittenPath } from '../../core/resolve/resolve-written-path.ts';
+import { treePlace } from '../../core/tree/tree-place.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { jsonResponse } from '../../runtime/errors/render.ts';
+import { parseQuery } from '../../runtime/validation.ts';
 
-// PLACEHOLDER: replaced by the issue-5 work that owns this route.
-export function workspaceResolve(_request: Request, _ctx: WorkspaceContext): Promise<Response> {
-  return Promise.reject(new WorkspaceError('not-implemented', 'not implemented yet'));
+const resolveQuery = z.object({
+  path: z.string({ error: 'missing path' }).refine((path) => !path.includes('\0'), 'path contains a NUL byte'),
+  agent: z.string().optional(),
+});
+
+/**
+ * `GET /workspace/resolve?path=[&agent=]` (Intentic, seed 001) → `{path}` (root-relative) or `{}`: the file a
+ * path written in prose means — as written, else the best tail (core/resolve/resolve-written-path.ts holds the
+ * rule). A path outside the workspace is not an error here: its tails are still looked up, and the answer is
+ * always a file inside the workspace. The tail walk is bounded by `limits.maxSearchEntries`.
+ */
+export async function workspaceResolve(request: Request, ctx: WorkspaceContext): Promise<Response> {
+  const { path, agent } = parseQuery(request, resolveQuery);
+  const view = await ctx.view(agent);
+  const found = await resolveWrittenPath(await treePlace(view.fs, view.root, ctx.agents.dir), path, {
+    resolveInside: (written) => view.resolve(written),
+    rules: createIgnoreRules(view.fs, view.root),
+    budget: ctx.limits.maxSearchEntries,
+  });
+  return jsonResponse(found === undefined ? {} : { path: found });
 }

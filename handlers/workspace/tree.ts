@@ -1,7 +1,25 @@
+import { z } from 'zod';
+import { createIgnoreRules } from '../../core/ignore/ignore-rules.ts';
+import { treePlace } from '../../core/tree/tree-place.ts';
+import { walkTree } from '../../core/tree/walk-tree.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { jsonResponse } from '../../runtime/errors/render.ts';
+import { parseQuery } from '../../runtime/validation.ts';
 
-// PLACEHOLDER: replaced by the issue-5 work that owns this route.
-export function workspaceTree(_request: Request, _ctx: WorkspaceContext): Promise<Response> {
-  return Promise.reject(new WorkspaceError('not-implemented', 'not implemented yet'));
+const treeQuery = z.object({ agent: z.string().optional() });
+
+/**
+ * `GET /workspace/tree[?agent=]` (Intentic, seed 001) → `{root, tree, hidden}`: the workspace as one
+ * breadth-first walk under `limits.maxTreeEntries` (core/tree/walk-tree.ts holds every rule); `root` is the
+ * workspace root's real path. The agents' folder is never listed.
+ */
+export async function workspaceTree(request: Request, ctx: WorkspaceContext): Promise<Response> {
+  const { agent } = parseQuery(request, treeQuery);
+  const view = await ctx.view(agent);
+  const place = await treePlace(view.fs, view.root, ctx.agents.dir);
+  const { tree, hidden } = await walkTree(place, {
+    budget: ctx.limits.maxTreeEntries,
+    rules: createIgnoreRules(view.fs, view.root),
+  });
+  return jsonResponse({ root: view.root, tree, hidden });
 }

@@ -62,6 +62,7 @@ const fromFsCode: Record<FsErrorCode, [WorkspaceErrorCode, string]> = {
   'name-too-long': ['bad-request', 'file name too long'],
   invalid: ['bad-request', 'invalid operation'],
   'version-mismatch': ['precondition-failed', 'version mismatch'],
+  'too-large': ['too-large', 'data too large'],
   io: ['internal', 'i/o error'],
 };
 

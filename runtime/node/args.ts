@@ -1,8 +1,9 @@
 import { realpath, stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { generateToken, type AuthConfig } from '../auth.ts';
+import { defaultLimits } from '../context.ts';
 import { isLoopbackHost } from '../hosts.ts';
 
 export const USAGE = `Usage: workspace-api [options]
@@ -16,7 +17,13 @@ Options:
   --token TOKEN         require this token (default: $WORKSPACE_TOKEN, else a generated one)
   --no-auth             require no token (only on a loopback host)
   --unrestricted        use absolute paths as given instead of confining them to the root
+  --no-watch            do not watch the root for changes made outside the API (the change feed then reports
+                        the API's own writes only)
   --allow-origin URL    let this browser origin call the API and open WebSockets ("*" for any); repeatable
+  --agents-dir DIR      where agents' private copies live (default: .agents under the root); relative to the
+                        current folder; must not contain the root
+  --media-ticket-ttl SECONDS
+                        how long a media ticket (/workspace/media-ticket) stays valid (default: 3600, at most 604800)
   -h, --help            show this help
 `;
 
@@ -35,7 +42,13 @@ export interface CliConfig {
   /** Where the token came from; a generated one has to be shown to the user. */
   tokenSource: 'flag' | 'env' | 'generated' | 'none';
   unrestricted: boolean;
+  /** Watch the root with the OS watcher (off with `--no-watch`). */
+  watch: boolean;
   allowedOrigins: string[];
+  /** `--agents-dir`, absolute (undefined: the default, `.agents` under the root). */
+  agentsDir?: string;
+  /** Media tickets' lifetime (`--media-ticket-ttl`, given in seconds). */
+  mediaTicketTtlMs: number;
 }
 
 export type CliCommand = { help: true } | { help: false; config: CliConfig };
@@ -45,6 +58,20 @@ const portSchema = z
   .regex(/^\d+$/, 'must be a whole number')
   .transform(Number)
   .pipe(z.number().max(65535, 'must be at most 65535'));
+
+/** A media ticket is a bearer pass to one file: a week is the longest one may be made to live. */
+const MAX_MEDIA_TICKET_TTL_SECONDS = 7 * 24 * 60 * 60;
+
+const ttlSecondsSchema = z
+  .string()
+  .regex(/^\d+$/, 'must be a whole number of seconds')
+  .transform(Number)
+  .pipe(
+    z
+      .number()
+      .min(1, 'must be at least 1 second')
+      .max(MAX_MEDIA_TICKET_TTL_SECONDS, `must be at most ${MAX_MEDIA_TICKET_TTL_SECONDS} seconds (7 days)`),
+  );
 
 const originSchema = z.string().transform((value, ctx) => {
   if (value === '*') return value;
@@ -65,7 +92,10 @@ const flagsSchema = z.object({
   token: z.string().min(1, 'must not be empty').optional(),
   'no-auth': z.boolean().default(false),
   unrestricted: z.boolean().default(false),
+  'no-watch': z.boolean().default(false),
   'allow-origin': z.array(originSchema).default([]),
+  'agents-dir': z.string().min(1, 'must not be empty').optional(),
+  'media-ticket-ttl': ttlSecondsSchema.default(defaultLimits.mediaTicketTtlMs / 1000),
   help: z.boolean().default(false),
 });
 
@@ -91,7 +121,10 @@ export async function parseCliArgs(
         token: { type: 'string' },
         'no-auth': { type: 'boolean' },
         unrestricted: { type: 'boolean' },
+        'no-watch': { type: 'boolean' },
         'allow-origin': { type: 'string', multiple: true },
+        'agents-dir': { type: 'string' },
+        'media-ticket-ttl': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -130,16 +163,21 @@ export async function parseCliArgs(
     tokenSource = 'generated';
   }
 
+  const root = await workspaceRoot(resolve(cwd, flags.cwd ?? '.'));
+  const agentsDir = flags['agents-dir'] === undefined ? undefined : await agentsFolder(resolve(cwd, flags['agents-dir']), root);
   return {
     help: false,
     config: {
-      root: await workspaceRoot(resolve(cwd, flags.cwd ?? '.')),
+      root,
       host,
       port: flags.port,
       auth,
       tokenSource,
       unrestricted: flags.unrestricted,
+      watch: !flags['no-watch'],
       allowedOrigins: flags['allow-origin'],
+      mediaTicketTtlMs: flags['media-ticket-ttl'] * 1000,
+      ...(agentsDir === undefined ? {} : { agentsDir }),
     },
   };
 }
@@ -156,3 +194,30 @@ async function workspaceRoot(dir: string): Promise<string> {
   return realpath(dir);
 }
 
+/**
+ * `--agents-dir` as a real path (it need not exist yet: the part that does is resolved). It may lie inside the
+ * root or elsewhere, but not be the root or above it: every agent's copy would then be a sibling of the
+ * workspace, or the workspace itself.
+ */
+async function agentsFolder(dir: string, root: string): Promise<string> {
+  const missing: string[] = [];
+  let existing = dir;
+  for (;;) {
+    try {
+      existing = await realpath(existing);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || existing === dirname(existing)) {
+        throw new UsageError(`--agents-dir ${dir}: cannot be read (${(error as NodeJS.ErrnoException).code})`);
+      }
+      missing.unshift(basename(existing));
+      existing = dirname(existing);
+    }
+  }
+  const real = join(existing, ...missing);
+  if (missing.length === 0 && !(await stat(real)).isDirectory()) throw new UsageError(`--agents-dir ${dir}: not a folder`);
+  if (real === root || root.startsWith(real + sep)) {
+    throw new UsageError(`--agents-dir ${dir}: must not be the workspace root or a folder above it`);
+  }
+  return real;
+}

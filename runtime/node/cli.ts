@@ -28,7 +28,10 @@ async function main(argv: string[]): Promise<void> {
       host: config.host,
       port: config.port,
       unrestricted: config.unrestricted,
+      watch: config.watch,
       allowedOrigins: config.allowedOrigins,
+      agentsDir: config.agentsDir,
+      limits: { mediaTicketTtlMs: config.mediaTicketTtlMs },
       home: homedir(),
     });
   } catch (error) {

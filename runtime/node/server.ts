@@ -6,14 +6,16 @@ import { createServerAdapter } from '@whatwg-node/server';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
 import { NodeFileSystem } from '../../adapters/fs/node-file-system.ts';
+import { GitWorktreeAdapter } from '../../adapters/git/git-worktree-adapter.ts';
 import { NodePtyAdapter } from '../../adapters/pty/node-pty-adapter.ts';
+import { ParcelWatcherAdapter } from '../../adapters/watcher/parcel-watcher-adapter.ts';
 import { createWorkspaceApp, type WorkspaceApp, type WorkspaceAppOptions } from '../app.ts';
 import { isAllowedHost } from '../hosts.ts';
 import { jsonResponse } from '../errors/render.ts';
 import { setResponseImplementation } from '../http/response.ts';
 import type { ServerSocket, SocketOpenHandler, Upgrader } from '../websocket.ts';
 
-export interface NodeServerOptions extends Omit<WorkspaceAppOptions, 'fs' | 'pty'> {
+export interface NodeServerOptions extends Omit<WorkspaceAppOptions, 'fs' | 'pty' | 'worktrees'> {
   /** Interface to bind (default 127.0.0.1). */
   host?: string;
   /** Port to bind (default 8787; 0 picks a free one). */
@@ -22,6 +24,11 @@ export interface NodeServerOptions extends Omit<WorkspaceAppOptions, 'fs' | 'pty
   fs?: FileSystem;
   /** WebSocket ping period in ms (default 30 s); a peer silent for two periods is dropped. */
   heartbeatMs?: number;
+  /**
+   * Watch the root for changes made outside the API (default true; `--no-watch` turns it off). The watcher is
+   * `watcher` if given, else @parcel/watcher when storage is the local disk.
+   */
+  watch?: boolean;
 }
 
 export interface NodeServer {
@@ -54,10 +61,11 @@ const ACCEPTED_UPGRADE_STATUS = 200;
  * same port: the app decides (auth, Origin, route), `ws` performs the handshake.
  */
 export async function startNodeServer(options: NodeServerOptions): Promise<NodeServer> {
-  const { host = '127.0.0.1', port = 8787, fs = new NodeFileSystem(), heartbeatMs = HEARTBEAT_MS, ...appOptions } = options;
+  const { host = '127.0.0.1', port = 8787, fs = new NodeFileSystem(), heartbeatMs = HEARTBEAT_MS, watch = true, ...appOptions } = options;
   setResponseImplementation(PonyfillResponse as unknown as typeof Response); // runtime/http/response.ts says why
   const ptys = new NodePtyAdapter();
-  const workspace = createWorkspaceApp({ ...appOptions, fs, pty: ptys });
+  const watcher = watch ? (appOptions.watcher ?? (fs instanceof NodeFileSystem ? new ParcelWatcherAdapter() : undefined)) : undefined;
+  const workspace = createWorkspaceApp({ ...appOptions, fs, pty: ptys, worktrees: new GitWorktreeAdapter(), watcher });
   // Without a token, the Host check is what keeps a DNS-rebinding page out (runtime/hosts.ts).
   const checkHost = 'disabled' in appOptions.auth;
   const app: WorkspaceApp = {
@@ -156,6 +164,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
   } catch (error) {
     clearInterval(heartbeat);
     wss.close();
+    await workspace.close(); // the watcher, if it started, must not outlive a server that never listened
     throw error;
   }
   const boundPort = (server.address() as AddressInfo).port;

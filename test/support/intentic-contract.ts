@@ -5,8 +5,8 @@
  * digit strings, nested values in brackets), POST/DELETE inputs a JSON body, and errors decode only from oRPC
  * error bodies `{defined, code, status, message[, data]}`.
  *
- * Output schemas are what Intentic's client would validate; they are strict about the keys the seed names, so
- * a stray or missing field fails the test that reads it.
+ * Output schemas are strict about the keys the seed names, and `intenticClient` checks every success against
+ * them (oRPC's client itself does not), so a stray or missing field fails the call.
  */
 import { createORPCClient, ORPCError } from '@orpc/client';
 import type { ContractRouterClient } from '@orpc/contract';
@@ -111,8 +111,24 @@ export function intenticClient(
     url,
     headers: () => (token === null ? {} : { 'x-intentic-control': token }),
     fetch: 'url' in target ? (request, init) => fetch(request, init) : (request) => target.fetch(request as Request),
+    // The OpenAPILink decodes a success without looking at the output schema: check it here, so the strict
+    // schemas above really fail a test on a stray or missing key (errors pass through untouched).
+    interceptors: [async ({ next, path }) => checkOutput(path, await next())],
   });
   return createORPCClient(link);
+}
+
+/** The output as received, after checking it against the contract's output schema for `path`. */
+function checkOutput(path: readonly string[], output: unknown): unknown {
+  let procedure: unknown = intenticContract;
+  for (const key of path) procedure = (procedure as Record<string, unknown> | undefined)?.[key];
+  const schema = (procedure as { '~orpc'?: { outputSchema?: z.ZodType } } | undefined)?.['~orpc']?.outputSchema;
+  if (!schema) throw new Error(`no output schema in the Intentic contract for ${path.join('.')}`);
+  const parsed = schema.safeParse(output);
+  if (!parsed.success) {
+    throw new Error(`output of ${path.join('.')} does not match the contract: ${z.prettifyError(parsed.error)}\n${JSON.stringify(output)}`);
+  }
+  return output;
 }
 
 /** The oRPC error a call failed with (fails the test if it did not fail, or failed with something else). */

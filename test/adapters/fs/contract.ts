@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it, type TestContext } from 'vitest';
 import type { DirEntry, FileSystem } from '../../../adapters/fs/file-system.ts';
 import { FsError } from '../../../adapters/fs/fs-error.ts';
+import { describeStreamedWrites } from './contract-streamed-writes.ts';
 
 export interface ContractBackend {
   fs: FileSystem;
@@ -193,6 +194,75 @@ export function runFileSystemContract(name: string, makeBackend: () => Promise<C
         await put('file.txt', 'x');
         await expect(fs.readdir(p('file.txt'))).rejects.toMatchObject({ code: 'not-directory' });
         await expect(fs.readdir(p('missing'))).rejects.toMatchObject({ code: 'not-found' });
+      });
+    });
+
+    describe('readdir with a limit', () => {
+      const folderOf = async (count: number) => {
+        await fs.mkdir(p('many'));
+        for (let i = 0; i < count; i++) {
+          if (i % 10 === 3) await fs.mkdir(p(`many/d${i}`));
+          else await put(`many/f${i}`, String(i));
+        }
+      };
+
+      // Which entries a cut listing holds is the backend's order (Node: the kernel's, while a full readdir is
+      // sorted by libuv), so the contract is: that many distinct entries, each exactly as the full listing has it.
+      it('returns `limit` distinct entries of the folder, each with its own type', async () => {
+        await folderOf(120);
+        const all = await fs.readdir(p('many'));
+        expect(all).toHaveLength(120);
+        const byName = new Map(all.map((entry) => [entry.name, entry]));
+        for (const limit of [1, 7, 119]) {
+          const some = await fs.readdir(p('many'), { limit });
+          expect(some).toHaveLength(limit);
+          expect(new Set(some.map((entry) => entry.name)).size).toBe(limit);
+          for (const entry of some) expect(entry).toEqual(byName.get(entry.name));
+        }
+      });
+
+      it('returns every entry when the limit is at or above the count', async () => {
+        await folderOf(12);
+        const all = sortEntries(await fs.readdir(p('many')));
+        expect(sortEntries(await fs.readdir(p('many'), { limit: 12 }))).toEqual(all);
+        expect(sortEntries(await fs.readdir(p('many'), { limit: 13 }))).toEqual(all);
+        expect(sortEntries(await fs.readdir(p('many'), { limit: Number.MAX_SAFE_INTEGER }))).toEqual(all);
+      });
+
+      it('lists nothing at limit 0, but still checks the folder', async () => {
+        await folderOf(3);
+        await put('file.txt', 'x');
+        expect(await fs.readdir(p('many'), { limit: 0 })).toEqual([]);
+        await expect(fs.readdir(p('file.txt'), { limit: 0 })).rejects.toMatchObject({ code: 'not-directory' });
+        await expect(fs.readdir(p('missing'), { limit: 0 })).rejects.toMatchObject({ code: 'not-found' });
+        await expect(fs.readdir(p('missing'), { limit: 5 })).rejects.toMatchObject({ code: 'not-found' });
+      });
+
+      it('follows a link to a folder, and reports links as links', async () => {
+        await put('real/a.txt', 'a');
+        await fs.symlink('a.txt', p('real/to-a'));
+        await fs.symlink(p('real'), p('alias'));
+        expect(sortEntries(await fs.readdir(p('alias'), { limit: 2 }))).toEqual([
+          { name: 'a.txt', type: 'file' },
+          { name: 'to-a', type: 'symlink' },
+        ]);
+      });
+
+      it('refuses a limit that is not a safe integer ≥ 0 as invalid', async () => {
+        await folderOf(2);
+        for (const limit of [-1, 1.5, Number.NaN, Infinity, 2 ** 53]) {
+          await expect(fs.readdir(p('many'), { limit }), String(limit)).rejects.toMatchObject({ code: 'invalid' });
+        }
+      });
+
+      permissionTest('a folder without read permission is permission-denied, with a limit too', async () => {
+        await folderOf(2);
+        await fs.chmod(p('many'), 0o311);
+        try {
+          await expect(fs.readdir(p('many'), { limit: 1 })).rejects.toMatchObject({ code: 'permission-denied' });
+        } finally {
+          await fs.chmod(p('many'), 0o755);
+        }
       });
     });
 
@@ -643,6 +713,8 @@ export function runFileSystemContract(name: string, makeBackend: () => Promise<C
         expect(await names('d')).toEqual(['f', 'g']);
       });
     });
+
+    describeStreamedWrites(() => ({ fs, root }));
 
     describe('mkdir', () => {
       it('creates an empty folder', async () => {

@@ -67,6 +67,15 @@ describe('GET /api/files', () => {
     expect((await res.json()).error).toMatch(/more than once/);
   });
 
+  it('never lists the agents folder (the agents’ private copies are not part of the workspace)', async () => {
+    await mkdir(`${ws.root}/.agents/a1`, { recursive: true });
+    await mkdir(`${ws.root}/zeta/.agents`);
+    const { entries } = await (await get()).json();
+    expect(entries.map((e: { name: string }) => e.name)).toEqual(['alpha', 'zeta', 'A.md', 'b.txt']);
+    const zeta = await (await get(q({ path: 'zeta' }))).json();
+    expect(zeta.entries.map((e: { name: string }) => e.name)).toEqual(['.agents', 'z.txt']);
+  });
+
   it('lists an empty folder as an empty array', async () => {
     await mkdir(`${ws.root}/empty`);
     expect(await (await get(q({ path: 'empty' }))).json()).toEqual({ path: `${ws.root}/empty`, entries: [] });

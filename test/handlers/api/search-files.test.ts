@@ -134,6 +134,15 @@ describe('GET /api/files/search', () => {
     expect((await search(nodeApp(root))).body.files).toEqual([hit(root, 'pkg/config.ts'), hit(root, 'sub/.git')]);
   });
 
+  it('never searches the agents folder (the agents’ private copies are not part of the workspace)', async () => {
+    const { root } = await workspace(['.agents/a1/config.ts', 'pkg/.agents/config.ts', 'pkg/config.ts']);
+    expect((await search(nodeApp(root), q({ q: 'config' }))).body.files).toEqual([
+      hit(root, 'pkg/config.ts'),
+      hit(root, 'pkg/.agents/config.ts'), // only the agents folder itself is left out, not every ".agents"
+    ]);
+    expect((await search(nodeApp(root))).body.files).toEqual([hit(root, 'pkg/config.ts'), hit(root, 'pkg/.agents/config.ts')]);
+  });
+
   it('stops after maxSearchEntries directory entries, counted in walk order', async () => {
     // Entries in walk order: a.txt b.txt dir node_modules | dir: c.txt d.txt
     const { root } = await workspace(['a.txt', 'b.txt', 'dir/c.txt', 'dir/d.txt', 'node_modules/m.txt']);

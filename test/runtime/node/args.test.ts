@@ -1,4 +1,4 @@
-import { mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -31,20 +31,21 @@ describe('parseCliArgs', () => {
     return (error as UsageError).message;
   }
 
-  it('defaults: current folder, 127.0.0.1:8787, a generated token, confined, no origins', async () => {
+  it('defaults: current folder, 127.0.0.1:8787, a generated token, confined, watched, no origins', async () => {
     const parsed = await config([]);
-    expect(parsed).toMatchObject({ root: dir, host: '127.0.0.1', port: 8787, tokenSource: 'generated', unrestricted: false, allowedOrigins: [] });
+    expect(parsed).toMatchObject({ root: dir, host: '127.0.0.1', port: 8787, tokenSource: 'generated', unrestricted: false, watch: true, allowedOrigins: [] });
+    expect(parsed.mediaTicketTtlMs).toBe(60 * 60 * 1000);
     expect(parsed.auth).toEqual({ token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
   });
 
   it('reads every flag', async () => {
     const parsed = await config([
-      '--cwd', dir, '--host', 'localhost', '--port', '0', '--token', 'tok', '--unrestricted',
-      '--allow-origin', 'https://ide.example/', '--allow-origin', '*',
+      '--cwd', dir, '--host', 'localhost', '--port', '0', '--token', 'tok', '--unrestricted', '--no-watch',
+      '--allow-origin', 'https://ide.example/', '--allow-origin', '*', '--media-ticket-ttl', '90',
     ]);
     expect(parsed).toEqual({
-      root: dir, host: 'localhost', port: 0, auth: { token: 'tok' }, tokenSource: 'flag', unrestricted: true,
-      allowedOrigins: ['https://ide.example', '*'],
+      root: dir, host: 'localhost', port: 0, auth: { token: 'tok' }, tokenSource: 'flag', unrestricted: true, watch: false,
+      allowedOrigins: ['https://ide.example', '*'], mediaTicketTtlMs: 90_000,
     });
   });
 
@@ -87,10 +88,49 @@ describe('parseCliArgs', () => {
     expect(await usageError(['--port'])).toMatch(/--port/);
   });
 
+  it('--media-ticket-ttl takes whole seconds from 1 to 7 days', async () => {
+    expect((await config(['--media-ticket-ttl', '1'])).mediaTicketTtlMs).toBe(1000);
+    expect((await config(['--media-ticket-ttl', '604800'])).mediaTicketTtlMs).toBe(604_800_000);
+    expect(await usageError(['--media-ticket-ttl', '0'])).toBe('--media-ticket-ttl: must be at least 1 second');
+    expect(await usageError(['--media-ticket-ttl', '604801'])).toBe(
+      '--media-ticket-ttl: must be at most 604800 seconds (7 days)',
+    );
+    for (const bad of ['1.5', '--media-ticket-ttl=-5', '1h', '', ' 60']) {
+      const argv = bad.startsWith('--') ? [bad] : ['--media-ticket-ttl', bad];
+      expect(await usageError(argv), bad).toBe('--media-ticket-ttl: must be a whole number of seconds');
+    }
+    expect(await usageError(['--media-ticket-ttl'])).toMatch(/--media-ticket-ttl/);
+  });
+
   it('refuses a --cwd that is missing or not a folder', async () => {
     expect(await usageError(['--cwd', join(dir, 'missing')])).toBe(`--cwd ${join(dir, 'missing')}: no such folder`);
     await writeFile(join(dir, 'file.txt'), 'x');
     expect(await usageError(['--cwd', 'file.txt'])).toBe(`--cwd ${join(dir, 'file.txt')}: not a folder`);
+  });
+
+  it('--agents-dir: absent by default; resolved against the current folder to a real path, existing or not', async () => {
+    expect((await config([])).agentsDir).toBeUndefined();
+    expect((await config(['--agents-dir', 'copies'])).agentsDir).toBe(join(dir, 'copies'));
+    await mkdir(join(dir, 'real-copies'));
+    await symlink(join(dir, 'real-copies'), join(dir, 'linked'));
+    expect((await config(['--agents-dir', 'linked/new/deeper'])).agentsDir).toBe(join(dir, 'real-copies/new/deeper'));
+    expect((await config(['--cwd', dir, '--agents-dir', '/tmp/wsapi-agents-elsewhere'])).agentsDir).toBe(
+      join(await realpath('/tmp'), 'wsapi-agents-elsewhere'),
+    );
+  });
+
+  it('refuses an --agents-dir that is the root, above it, a file or empty', async () => {
+    await mkdir(join(dir, 'ws'));
+    await writeFile(join(dir, 'file'), 'x');
+    expect(await usageError(['--cwd', 'ws', '--agents-dir', 'ws'])).toBe(
+      `--agents-dir ${join(dir, 'ws')}: must not be the workspace root or a folder above it`,
+    );
+    expect(await usageError(['--cwd', 'ws', '--agents-dir', '.'])).toBe(
+      `--agents-dir ${dir}: must not be the workspace root or a folder above it`,
+    );
+    expect(await usageError(['--agents-dir', 'file'])).toBe(`--agents-dir ${join(dir, 'file')}: not a folder`);
+    expect(await usageError(['--agents-dir', 'file/below'])).toBe(`--agents-dir ${join(dir, 'file/below')}: cannot be read (ENOTDIR)`);
+    expect(await usageError(['--agents-dir', ''])).toBe('--agents-dir: must not be empty');
   });
 
   it('--help wins over everything else', async () => {

@@ -129,6 +129,23 @@ describe('workspace-api CLI', () => {
     expect(await exitOf(cli)).toEqual({ code: 0, signal: null });
   });
 
+  it('--media-ticket-ttl sets how long the media tickets it mints live', async () => {
+    await writeFile(join(dir, 'clip.mp4'), 'video');
+    const cli = runCli(['--cwd', dir, '--port', '0', '--token', 'cli-secret', '--media-ticket-ttl', '90']);
+    const port = Number((await cli.waitForLine(LISTENING))[1]);
+    const before = Date.now();
+    const minted = await fetch(`http://127.0.0.1:${port}/workspace/media-ticket`, {
+      method: 'POST',
+      headers: { 'x-intentic-control': 'cli-secret', 'content-type': 'application/json' },
+      body: JSON.stringify({ path: 'clip.mp4' }),
+    });
+    const { expiresAt } = (await minted.json()) as { expiresAt: number };
+    expect(expiresAt - before).toBeGreaterThanOrEqual(90_000);
+    expect(expiresAt - Date.now()).toBeLessThanOrEqual(90_000);
+    cli.child.kill('SIGTERM');
+    expect(await exitOf(cli)).toEqual({ code: 0, signal: null });
+  });
+
   it('generates a token when none is given and prints it', async () => {
     const cli = runCli(['--cwd', dir, '--port', '0']);
     const port = Number((await cli.waitForLine(LISTENING))[1]);

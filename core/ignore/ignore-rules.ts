@@ -1,0 +1,205 @@
+/**
+ * The ignore-rules engine: which paths of the workspace tooling ignores. One instance per walk (or one kept
+ * by a long-lived consumer such as a watcher, which calls `forget` when a rules file changes). Edge-clean.
+ *
+ * The rules, with git's semantics (gitignore(5)):
+ * - always ignored, whatever any rules file says: `.git` and the package stores of ./package-stores.ts;
+ * - `.gitignore` files at every level, each one's patterns relative to the folder holding it (negation `!`,
+ *   directory-only `foo/`, anchored `/foo`, `**` — all matching is the `ignore` package's, never ours);
+ * - precedence: a deeper `.gitignore` over a shallower one, then `.git/info/exclude` (relative to the root);
+ *   within one file the last matching pattern wins;
+ * - a path inside an ignored folder is ignored, even if a pattern negates the path itself (git never looks
+ *   inside an excluded folder). A deeper file *can* re-include a folder a shallower one excluded.
+ * Not read: the user's `core.excludesFile` (per-user, not part of the workspace) and the `.gitignore` files of
+ * folders above the workspace root. Symlinks are matched as the kind they point to, as the tree lists them.
+ *
+ * Rules files are loaded lazily, once per folder, and cached until `forget(folder)`.
+ */
+import type { FileSystem } from '../../adapters/fs/file-system.ts';
+import { isFsError } from '../../adapters/fs/fs-error.ts';
+import { join } from '../../adapters/fs/posix-path.ts';
+import { isAlwaysIgnored, VIRTUALENV_MARKER } from './package-stores.ts';
+import { GITIGNORE, INFO_EXCLUDE, newMatcher, readRulesFile, rulesFolderOf, type Ignore } from './rules-file.ts';
+
+/** Decides for the direct children of one folder; synchronous once `IgnoreRules.folder` has loaded it. */
+export interface FolderMatcher {
+  /** Whether the child `name` is ignored; `isDir` is its kind (a symlink: its target's). */
+  ignores(name: string, isDir: boolean): boolean;
+}
+
+/** What a caller that has just listed the folder already knows, to save a lookup. */
+export interface FolderHint {
+  /** The listing holds a regular file named `.gitignore`. */
+  gitignore: boolean;
+}
+
+export interface IgnoreRules {
+  /**
+   * The matcher for the children of `relDir` (root-relative with '/', '' for the root). The folder itself is
+   * taken to be not ignored — a walk only asks about folders it entered; use `isIgnored` for any other path.
+   */
+  folder(relDir: string, hint?: FolderHint): Promise<FolderMatcher>;
+  /** Whether a root-relative path is ignored, itself or through an ignored or virtualenv folder above it. */
+  isIgnored(relPath: string, isDir: boolean): Promise<boolean>;
+  /** Drops what is cached for `relDir` (its `.gitignore` or `pyvenv.cfg` changed); see `rulesFolderOf`. */
+  forget(relDir: string): void;
+}
+
+/** The folder whose rules a change to `relPath` makes stale (undefined if none): what a watcher passes to `forget`. */
+export function staleRulesFolder(relPath: string): string | undefined {
+  return rulesFolderOf(relPath, VIRTUALENV_MARKER);
+}
+
+/** One rules file and the folder it applies from. */
+interface Layer {
+  /** Root-relative folder the patterns are relative to. */
+  dir: string;
+  rules: Ignore;
+  /** This file's rules with some folders it excludes forced back in (see `verdict`), by folder. */
+  reincluded: Map<string, Ignore>;
+}
+
+const NO_VERDICT = { ignored: false, unignored: false };
+
+export function createIgnoreRules(fs: FileSystem, root: string): IgnoreRules {
+  const layers = new Map<string, Promise<Layer | null>>();
+  const virtualenvs = new Map<string, Promise<boolean>>();
+  let excludeLayer: Promise<Layer | null> | undefined;
+
+  const absolute = (relPath: string) => (relPath === '' ? root : join(root, relPath));
+
+  function cached<T>(map: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
+    let promise = map.get(key);
+    if (!promise) {
+      promise = load();
+      map.set(key, promise);
+      // A failure that is not an FsError (a bug) must not stay cached as the answer.
+      promise.catch(() => map.delete(key));
+    }
+    return promise;
+  }
+
+  const toLayer = (dir: string) => (rules: Ignore | null): Layer | null =>
+    rules && { dir, rules, reincluded: new Map() };
+
+  function gitignoreLayer(relDir: string, hint: FolderHint | undefined): Promise<Layer | null> {
+    return cached(layers, relDir, async () => {
+      if (hint && !hint.gitignore) return null;
+      return toLayer(relDir)(await readRulesFile(fs, absolute(join(relDir, GITIGNORE)), hint?.gitignore === true));
+    });
+  }
+
+  function infoExcludeLayer(): Promise<Layer | null> {
+    excludeLayer ??= readRulesFile(fs, absolute(INFO_EXCLUDE)).then(toLayer(''));
+    return excludeLayer;
+  }
+
+  function isVirtualenv(relDir: string): Promise<boolean> {
+    return cached(virtualenvs, relDir, async () => {
+      try {
+        return (await fs.lstat(absolute(join(relDir, VIRTUALENV_MARKER)))).type === 'file';
+      } catch (error) {
+        if (isFsError(error)) return false;
+        throw error;
+      }
+    });
+  }
+
+  async function folder(relDir: string, hint?: FolderHint): Promise<FolderMatcher> {
+    const dirs = ancestorsAndSelf(relDir);
+    const loaded = await Promise.all([
+      ...dirs.map((dir, i) => gitignoreLayer(dir, i === dirs.length - 1 ? hint : undefined)),
+      infoExcludeLayer(),
+    ]);
+    const exclude = loaded.pop();
+    // Deepest .gitignore first, .git/info/exclude last: the first layer with an opinion decides.
+    const active = loaded.filter((layer): layer is Layer => layer !== null).reverse();
+    if (exclude) active.push(exclude);
+    const parentName = relDir.slice(relDir.lastIndexOf('/') + 1);
+    return {
+      ignores(name, isDir) {
+        if (isAlwaysIgnored(name, isDir, parentName)) return true;
+        const relPath = relDir === '' ? name : relDir + '/' + name;
+        for (const layer of active) {
+          const result = verdict(layer, relPath, isDir);
+          if (result.ignored) return true;
+          if (result.unignored) return false;
+        }
+        return false;
+      },
+    };
+  }
+
+  return {
+    folder,
+    async isIgnored(relPath, isDir) {
+      const names = relPath.split('/').filter((name) => name !== '' && name !== '.');
+      let dir = '';
+      for (let i = 0; i < names.length; i++) {
+        const name = names[i]!;
+        const entryIsDir = i < names.length - 1 || isDir;
+        if ((await folder(dir)).ignores(name, entryIsDir)) return true;
+        dir = dir === '' ? name : dir + '/' + name;
+        if (entryIsDir && (await isVirtualenv(dir))) return true;
+      }
+      return false;
+    },
+    forget(relDir) {
+      layers.delete(relDir);
+      virtualenvs.delete(relDir);
+      if (relDir === '.git/info') excludeLayer = undefined;
+    },
+  };
+}
+
+/**
+ * One layer's say on a path whose parent folder is known not to be ignored overall.
+ *
+ * `ignore` answers for a whole path: a path under a folder the layer excludes is "ignored" without its own
+ * patterns being consulted. When a deeper layer re-included that folder (`!build/` in `src/.gitignore` against
+ * `build/` at the root), that answer is wrong for git: only the path's own patterns count. Those are asked of a
+ * copy of this layer with every folder on the way forced back in by an anchored directory-only negation, which
+ * matches those folders alone and so leaves the path's own matching untouched.
+ */
+function verdict(layer: Layer, relPath: string, isDir: boolean): { ignored: boolean; unignored: boolean } {
+  if (layer.dir !== '' && !relPath.startsWith(layer.dir + '/')) return NO_VERDICT;
+  const local = layer.dir === '' ? relPath : relPath.slice(layer.dir.length + 1);
+  const probe = isDir ? local + '/' : local;
+  const result = layer.rules.test(probe);
+  if (!result.ignored) return result;
+  const slash = local.lastIndexOf('/');
+  if (slash < 0) return result;
+  const parent = local.slice(0, slash);
+  if (!layer.rules.test(parent + '/').ignored) return result;
+  return reincludedRules(layer, parent).test(probe);
+}
+
+function reincludedRules(layer: Layer, folder: string): Ignore {
+  let rules = layer.reincluded.get(folder);
+  if (!rules) {
+    const negations = ancestorsAndSelf(folder)
+      .slice(1)
+      .map((dir) => '!/' + dir.split('/').map(escapePattern).join('/') + '/');
+    rules = newMatcher().add(layer.rules).add(negations);
+    layer.reincluded.set(folder, rules);
+  }
+  return rules;
+}
+
+/** A file name as a literal gitignore pattern segment: glob, negation, comment and space characters escaped. */
+function escapePattern(name: string): string {
+  return name.replace(/[\\*?[\]!# ]/g, '\\$&');
+}
+
+/** '' then each folder down to `relDir`: "a/b" → ["", "a", "a/b"]. */
+function ancestorsAndSelf(relDir: string): string[] {
+  const dirs = [''];
+  if (relDir === '') return dirs;
+  let at = relDir.indexOf('/');
+  while (at >= 0) {
+    dirs.push(relDir.slice(0, at));
+    at = relDir.indexOf('/', at + 1);
+  }
+  dirs.push(relDir);
+  return dirs;
+}

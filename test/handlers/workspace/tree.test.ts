@@ -1,0 +1,108 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { intenticClient, orpcError, type TreeEntry } from '../../support/intentic-contract.ts';
+import { appOver, BACKENDS, type BuiltTree, type Spec } from '../../support/tree-backends.ts';
+import { request } from '../../support/workspace.ts';
+
+const SPEC: Spec = {
+  '.gitignore': 'build/\n*.log\n',
+  'pkg/.gitignore': '!debug.log\n',
+  'pkg/debug.log': 'dbg',
+  'pkg/trace.log': 't',
+  'pkg/index.ts': 'export {}\n',
+  'build/out.js': 'x',
+  'node_modules/left-pad/index.js': 'module.exports = 1\n',
+  'README.md': '# hi\n',
+  'docs': { link: 'pkg' },
+  'gone': { link: 'missing.txt' },
+  'escape': { link: '../..' },
+  '.agents/a1/README.md': 'the agent copy',
+};
+
+const TREE: TreeEntry[] = [
+  { name: 'build', path: 'build', type: 'dir', ignored: true },
+  { name: 'docs', path: 'docs', type: 'dir', link: { to: 'pkg' }, children: [
+    { name: '.gitignore', path: 'docs/.gitignore', type: 'file', size: 11 },
+    { name: 'debug.log', path: 'docs/debug.log', type: 'file', size: 3 },
+    { name: 'index.ts', path: 'docs/index.ts', type: 'file', size: 10 },
+    { name: 'trace.log', path: 'docs/trace.log', type: 'file', size: 1, ignored: true },
+  ] },
+  { name: 'escape', path: 'escape', type: 'dir', link: { to: '../..', state: 'outside' } },
+  { name: 'node_modules', path: 'node_modules', type: 'dir', ignored: true },
+  { name: 'pkg', path: 'pkg', type: 'dir', children: [
+    { name: '.gitignore', path: 'pkg/.gitignore', type: 'file', size: 11 },
+    { name: 'debug.log', path: 'pkg/debug.log', type: 'file', size: 3 },
+    { name: 'index.ts', path: 'pkg/index.ts', type: 'file', size: 10 },
+    { name: 'trace.log', path: 'pkg/trace.log', type: 'file', size: 1, ignored: true },
+  ] },
+  { name: '.gitignore', path: '.gitignore', type: 'file', size: 13 },
+  { name: 'README.md', path: 'README.md', type: 'file', size: 5 },
+  { name: 'gone', path: 'gone', type: 'file', link: { to: 'missing.txt', state: 'broken' } },
+];
+
+for (const [backend, build] of BACKENDS) {
+  describe(`GET /workspace/tree (${backend})`, () => {
+    let built: BuiltTree;
+    afterEach(() => built.cleanup());
+
+    it('answers {root, tree, hidden} through Intentic’s client, the agents folder never listed', async () => {
+      built = await build(SPEC);
+      const result = await intenticClient(appOver(built)).workspace.tree({});
+      expect(result).toEqual({ root: built.root, tree: TREE, hidden: 0 });
+    });
+
+    it('honours limits.maxTreeEntries: the root cut with hidden, folders that do not fit left closed', async () => {
+      built = await build(SPEC);
+      const client = intenticClient(appOver(built, { limits: { maxTreeEntries: 9 } }));
+      // 8 root entries, 1 left: no folder's entries fit (docs and pkg hold 4 each).
+      const closed = await client.workspace.tree({});
+      expect(closed.hidden).toBe(0);
+      expect(closed.tree.map((e) => e.name)).toEqual(TREE.map((e) => e.name));
+      expect(closed.tree.some((e) => e.children !== undefined)).toBe(false);
+
+      const cut = await intenticClient(appOver(built, { limits: { maxTreeEntries: 3 } })).workspace.tree({});
+      expect(cut).toEqual({
+        root: built.root,
+        tree: TREE.slice(0, 3).map(({ children: _children, ...entry }) => entry),
+        hidden: 5,
+      });
+    });
+
+    it('answers an unknown agent NOT_FOUND and a malformed one BAD_REQUEST', async () => {
+      built = await build(SPEC);
+      const client = intenticClient(appOver(built));
+      const unknown = await orpcError(client.workspace.tree({ agent: 'nobody' }));
+      expect([unknown.status, unknown.code]).toEqual([404, 'NOT_FOUND']);
+      const malformed = await orpcError(client.workspace.tree({ agent: '../x' }));
+      expect([malformed.status, malformed.code]).toEqual([400, 'BAD_REQUEST']);
+    });
+  });
+}
+
+describe('GET /workspace/tree: bad input and errors on the wire', () => {
+  let built: BuiltTree;
+  afterEach(() => built.cleanup());
+
+  it('refuses a repeated agent parameter with an oRPC error body', async () => {
+    built = await BACKENDS[1]![1]({ 'a.txt': '' });
+    const res = await appOver(built).fetch(request('/workspace/tree?agent=a&agent=b'));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      defined: false,
+      code: 'BAD_REQUEST',
+      status: 400,
+      message: "invalid query: 'agent' is given more than once",
+    });
+  });
+
+  it('answers a missing workspace root NOT_FOUND', async () => {
+    built = await BACKENDS[1]![1]({});
+    const error = await orpcError(intenticClient(appOver({ ...built, root: '/nowhere' })).workspace.tree({}));
+    expect([error.status, error.code, error.message]).toEqual([404, 'NOT_FOUND', 'no such file or directory']);
+  });
+
+  it('requires the token', async () => {
+    built = await BACKENDS[1]![1]({});
+    const error = await orpcError(intenticClient(appOver(built), { token: null }).workspace.tree({}));
+    expect([error.status, error.code]).toEqual([401, 'UNAUTHORIZED']);
+  });
+});
