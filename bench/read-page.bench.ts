@@ -134,7 +134,8 @@ export async function benchReadPage(token: string): Promise<Figure[]> {
   ] as const) {
     log(
       `read last page of ${file.name} (${file.lines} lines): [${run.ms.map((x) => x.toFixed(0)).join(', ')}] ms, ` +
-        `${(file.bytes / MiB / (median(run.ms) / 1000)).toFixed(0)} MiB/s scanned, server CPU ${run.cpuMsPerRead.toFixed(0)} ms/read; RSS ${run.startRssMiB.toFixed(1)} MiB ` +
+        `${(file.bytes / MiB / (median(run.ms) / 1000)).toFixed(0)} MiB/s scanned, ` +
+        `server CPU ${run.cpuMsPerRead.toFixed(0)} ms/read; RSS ${run.startRssMiB.toFixed(1)} MiB ` +
         `after start-up, peak ${run.peakRssMiB.toFixed(1)} MiB (+${(run.peakRssMiB - run.startRssMiB).toFixed(1)} MiB)`,
     );
   }
@@ -162,7 +163,9 @@ export async function benchReadPage(token: string): Promise<Figure[]> {
       ours: bigRun.peakRssMiB,
       anchor: smallRun.peakRssMiB,
       higherIsBetter: false,
-      note: `1 GiB vs 64 MiB log: ~1x = memory does not grow with the file (growth +${growth(bigRun).toFixed(1)} vs +${growth(smallRun).toFixed(1)} MiB)`,
+      note:
+        `1 GiB vs 64 MiB log: ~1x = memory does not grow with the file ` +
+        `(growth +${growth(bigRun).toFixed(1)} vs +${growth(smallRun).toFixed(1)} MiB)`,
     },
   ];
 }

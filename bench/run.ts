@@ -12,6 +12,7 @@ import { log } from './lib/log.ts';
 import { bigFileName, smallFileName } from './lib/paths.ts';
 import type { Figure } from './lib/result.ts';
 import { prepareCorpus } from './prepare-corpus.ts';
+import { benchChangeFeed } from './change-feed.bench.ts';
 import { benchRawStream } from './raw-stream.bench.ts';
 import { benchReadFileRps } from './read-file-rps.bench.ts';
 import { benchReadPage } from './read-page.bench.ts';
@@ -69,8 +70,8 @@ try {
     figures.push(...(await benchSearch(prepared.linuxTree, token)));
   }
   if (wants('raw')) {
-    log('(b) raw: /api/raw vs node:http + fs.createReadStream (1 GiB)');
-    figures.push(await benchRawStream(prepared.filesRoot, bigFileName, token));
+    log('(b) raw: /api/raw and /workspace/media vs node:http + fs.createReadStream (1 GiB)');
+    figures.push(...(await benchRawStream(prepared.filesRoot, bigFileName, token)));
   }
   if (wants('file')) {
     log('(c) read-file: /api/file vs bare node:http JSON handler (4 KiB)');
@@ -83,6 +84,10 @@ try {
   if (wants('tree')) {
     log('(tree) tree: /workspace/tree (5000-entry budget) vs find | head -n 5000 (kernel tree, .gitignore honoured)');
     figures.push(...(await benchTree(prepared.linuxTree, token)));
+  }
+  if (wants('changes')) {
+    log('(f) changes: shell write → /workspace-files/changes SSE event vs the @parcel/watcher callback alone');
+    figures.push(...(await benchChangeFeed(token)));
   }
   if (wants('terminal')) {
     log('(d) terminal: /ws/terminal vs raw node-pty (sh printing 64 MiB)');

@@ -70,8 +70,10 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
   const mediaTickets = createMediaTickets({ ttlMs: limits.mediaTicketTtlMs, key: options.mediaTicketKey });
   // Writers to one path run one at a time, so two conditional writes through the daemon never both win
   // (adapters/fs/serialized-file-system.ts). Wrapped once; everything below reads and writes through it.
-  // Outermost, the observer: every mutation that went through reports to the change feed before it resolves.
-  const fs: FileSystem = new ObservedFileSystem(new SerializedFileSystem(options.fs), (change) => changes.publish(change));
+  // Inside the serialiser, the observer: every mutation reports to the change feed before it resolves, and
+  // while it still holds its path's lock, so two writes to one path are reported in the order they landed
+  // (outside the lock, the first write's report could arrive after the second's and leave a stale version).
+  const fs: FileSystem = new SerializedFileSystem(new ObservedFileSystem(options.fs, (change) => changes.publish(change)));
   let realRoot: string | undefined;
 
   async function rootPath(): Promise<string> {

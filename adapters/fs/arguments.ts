@@ -52,6 +52,15 @@ export function checkOffset(offset: number, path: string): void {
   if (!Number.isSafeInteger(offset) || offset < 0) throw new FsError('invalid', path, `invalid: bad offset for ${path}`);
 }
 
+/** A readStream `chunkBytes` hint: a positive safe integer; undefined keeps the backend's default. */
+export function chunkBytesOf(chunkBytes: number | undefined, fallback: number, path: string): number {
+  if (chunkBytes === undefined) return fallback;
+  if (!Number.isSafeInteger(chunkBytes) || chunkBytes < 1) {
+    throw new FsError('invalid', path, `invalid: bad chunkBytes for ${path}`);
+  }
+  return chunkBytes;
+}
+
 /** A `readdir` limit: a non-negative safe integer, Infinity when omitted. */
 export function readdirLimitOf(options: { limit?: number } | undefined, path: string): number {
   const limit = options?.limit;

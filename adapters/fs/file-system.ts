@@ -35,6 +35,16 @@ export interface ByteRange {
   length?: number;
 }
 
+/**
+ * How a stream reads, a hint for the consumer's pattern: `chunkBytes` is the most each read (and so each
+ * chunk) holds. A scanner that may stop early wants small reads (the backend's default); streaming a whole
+ * range to a socket wants large ones, as each chunk costs a trip through every stream layer. Wrappers forward
+ * it; a backend honours it (chunks of at most that size) and refuses one that is not a positive integer.
+ */
+export interface ReadStreamOptions {
+  chunkBytes?: number;
+}
+
 export interface WriteOptions {
   /** Create missing parent folders. */
   mkdirs?: boolean;
@@ -81,7 +91,7 @@ export interface FileSystem {
 
   read(path: string, range?: ByteRange): Promise<Uint8Array>;
   /** Errors such as `not-found` reject the promise, before any byte is produced. */
-  readStream(path: string, range?: ByteRange): Promise<ReadableStream<Uint8Array>>;
+  readStream(path: string, range?: ByteRange, options?: ReadStreamOptions): Promise<ReadableStream<Uint8Array>>;
 
   write(path: string, data: Uint8Array | string, options?: WriteOptions): Promise<FileStat>;
   /**

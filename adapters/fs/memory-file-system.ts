@@ -15,12 +15,13 @@ import type {
   FileStat,
   FileSystem,
   FileSystemCapabilities,
+  ReadStreamOptions,
   StreamLimit,
   WriteAtOptions,
   WriteOptions,
 } from './file-system.ts';
 import { FsError, isFsError } from './fs-error.ts';
-import { checkOffset, checkPath, maxBytesOf, rangeBounds, readdirLimitOf } from './arguments.ts';
+import { checkOffset, checkPath, chunkBytesOf, maxBytesOf, rangeBounds, readdirLimitOf } from './arguments.ts';
 import { collectCapped, discardSource } from './capped-chunks.ts';
 import { dirname, segments } from './posix-path.ts';
 
@@ -121,8 +122,9 @@ export class MemoryFileSystem implements FileSystem {
     return data.slice(Math.min(start, data.length), Math.min(end, data.length));
   }
 
-  async readStream(path: string, range?: ByteRange): Promise<ReadableStream<Uint8Array>> {
+  async readStream(path: string, range?: ByteRange, options?: ReadStreamOptions): Promise<ReadableStream<Uint8Array>> {
     const [start, end] = rangeBounds(range, path);
+    const chunkBytes = chunkBytesOf(options?.chunkBytes, STREAM_CHUNK, path);
     // Like an open file descriptor: the stream keeps reading the bytes it opened, whatever is written later.
     const data = this.readableFile(path).data;
     const stop = Math.min(end, data.length);
@@ -133,7 +135,7 @@ export class MemoryFileSystem implements FileSystem {
           controller.close();
           return;
         }
-        const next = Math.min(position + STREAM_CHUNK, stop);
+        const next = Math.min(position + chunkBytes, stop);
         controller.enqueue(data.slice(position, next));
         position = next;
       },

@@ -17,14 +17,16 @@
  * A failed call reports nothing (except the partial recursive removal above); the observer's own lookups
  * never turn a mutation that succeeded into a failure. Reads are passed through untouched.
  *
- * Edge-clean: no `node:*`; it wraps any backend.
+ * runtime/app.ts installs it inside the write serialiser (adapters/fs/serialized-file-system.ts), so the
+ * report of a write is made while its path's lock is held and writes to one path are reported in the order
+ * they landed. Edge-clean: no `node:*`; it wraps any backend.
  */
 import type {
-  ByteRange,
   DirEntry,
   FileStat,
   FileSystem,
   FileSystemCapabilities,
+  ReadStreamOptions,
   StreamLimit,
   WatchEvent,
   WriteAtOptions,
@@ -54,34 +56,34 @@ export class ObservedFileSystem implements FileSystem {
     if (inner.watch) this.watch = (path, onEvent) => inner.watch!(path, onEvent);
   }
 
-  // ---- reads: passed through -------------------------------------------------------------------------------
+  // ---- reads: passed through, whatever arguments the interface gives them ----------------------------------
 
-  stat(path: string): Promise<FileStat> {
-    return this.inner.stat(path);
+  stat(...args: Parameters<FileSystem['stat']>): Promise<FileStat> {
+    return this.inner.stat(...args);
   }
 
-  lstat(path: string): Promise<FileStat> {
-    return this.inner.lstat(path);
+  lstat(...args: Parameters<FileSystem['lstat']>): Promise<FileStat> {
+    return this.inner.lstat(...args);
   }
 
-  readdir(path: string, options?: { limit?: number }): Promise<DirEntry[]> {
-    return this.inner.readdir(path, options);
+  readdir(...args: Parameters<FileSystem['readdir']>): Promise<DirEntry[]> {
+    return this.inner.readdir(...args);
   }
 
-  readlink(path: string): Promise<string> {
-    return this.inner.readlink(path);
+  readlink(...args: Parameters<FileSystem['readlink']>): Promise<string> {
+    return this.inner.readlink(...args);
   }
 
-  realpath(path: string): Promise<string> {
-    return this.inner.realpath(path);
+  realpath(...args: Parameters<FileSystem['realpath']>): Promise<string> {
+    return this.inner.realpath(...args);
   }
 
-  read(path: string, range?: ByteRange): Promise<Uint8Array> {
-    return this.inner.read(path, range);
+  read(...args: Parameters<FileSystem['read']>): Promise<Uint8Array> {
+    return this.inner.read(...args);
   }
 
-  readStream(path: string, range?: ByteRange): Promise<ReadableStream<Uint8Array>> {
-    return this.inner.readStream(path, range);
+  readStream(...args: Parameters<FileSystem['readStream']>): Promise<ReadableStream<Uint8Array>> {
+    return this.inner.readStream(...args);
   }
 
   // ---- mutations: performed, then reported -----------------------------------------------------------------

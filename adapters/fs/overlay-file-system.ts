@@ -34,6 +34,7 @@ import type {
   FileSystem,
   FileSystemCapabilities,
   FileType,
+  ReadStreamOptions,
   StreamLimit,
   WriteAtOptions,
   WriteOptions,
@@ -174,12 +175,12 @@ export class OverlayFileSystem implements FileSystem {
     });
   }
 
-  readStream(path: string, range?: ByteRange): Promise<ReadableStream<Uint8Array>> {
+  readStream(path: string, range?: ByteRange, options?: ReadStreamOptions): Promise<ReadableStream<Uint8Array>> {
     return this.guard(async () => {
       rangeBounds(range, path);
       const found = await this.lookup(path, true);
       const entry = this.existing(found, path);
-      return this.layer(entry).readStream(this.pathIn(entry.layer, found.path), range);
+      return this.layer(entry).readStream(this.pathIn(entry.layer, found.path), range, options);
     });
   }
 

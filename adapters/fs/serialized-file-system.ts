@@ -25,6 +25,7 @@ import type {
   FileStat,
   FileSystem,
   FileSystemCapabilities,
+  ReadStreamOptions,
   StreamLimit,
   WatchEvent,
   WriteAtOptions,
@@ -99,8 +100,8 @@ export class SerializedFileSystem implements FileSystem {
     return this.inner.read(path, range);
   }
 
-  readStream(path: string, range?: ByteRange): Promise<ReadableStream<Uint8Array>> {
-    return this.inner.readStream(path, range);
+  readStream(path: string, range?: ByteRange, options?: ReadStreamOptions): Promise<ReadableStream<Uint8Array>> {
+    return this.inner.readStream(path, range, options);
   }
 
   async write(path: string, data: Uint8Array | string, options?: WriteOptions): Promise<FileStat> {

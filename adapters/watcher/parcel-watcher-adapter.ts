@@ -14,6 +14,8 @@
  * 2. then walks it (bounded by `maxCrawlEntries`) and reports everything already inside as created.
  * Past `maxNestedSubscriptions` it re-subscribes the root instead (a fresh crawl watches everything) and
  * reports an error so the feed resyncs. A crawl past its bound also reports an error (resync).
+ * (parcel shares one native watcher, and one folder tree, between subscriptions to the same folder with the
+ * same ignore list: two sessions on one root in one process share watches, which is harmless.)
  *
  * parcel debounces: the first event after a quiet half second is delivered at once, later ones in 50 ms
  * batches. Inotify queue overflows are dropped silently by parcel 2.6.0 (nothing here can see them).
@@ -146,19 +148,23 @@ class WatchSession {
     await subscribing;
   }
 
-  /** Too many nested subscriptions: one fresh root subscription watches every folder there is now. */
+  /**
+   * Too many nested subscriptions: drop them all and the root's, then subscribe the root afresh, whose crawl
+   * watches every folder there is now. In that order on purpose: parcel keeps one folder tree per watched
+   * folder for as long as a subscription uses it, so subscribing the root while the old subscription lives
+   * would reuse the old, incomplete tree instead of crawling. Events in between are missed: hence the resync.
+   */
   private async resubscribeRoot(): Promise<void> {
     this.restarting = true;
     try {
-      const fresh = await this.subscribe(this.root); // before dropping the old ones: no moment unwatched
       const old = [this.rootSubscription, ...(await Promise.all(this.nested.values()))];
-      this.rootSubscription = fresh;
+      this.rootSubscription = undefined;
       this.nested.clear();
       await Promise.all(old.map((subscription) => subscription?.unsubscribe().catch(() => {})));
+      if (!this.closed) this.rootSubscription = await this.subscribe(this.root);
     } finally {
       this.restarting = false;
     }
-    // Changes inside folders that were not yet watched may have been missed until now.
     if (!this.closed) this.listener.onError(new Error('watches rebuilt after many new folders: resync'));
   }
 

@@ -38,15 +38,3 @@ export interface WatcherAdapter {
   /** Watches `root` recursively; resolves once the watches are in place (a change made after that is seen). */
   watch(root: string, listener: WatchListener, options: WatchOptions): Promise<WatchHandle>;
 }
-
-/** Folder names a workspace watch skips by default: VCS internals and package stores (issue 5 §4). */
-export const DEFAULT_IGNORED_FOLDER_NAMES: readonly string[] = [
-  '.git',
-  '.hg',
-  '.svn',
-  'node_modules',
-  '.pnpm-store',
-  '.yarn',
-  'bower_components',
-  'jspm_packages',
-];

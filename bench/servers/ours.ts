@@ -1,6 +1,6 @@
 /**
  * Child process: serves OUR daemon exactly as `workspace-api` does (runtime/node/server.ts → startNodeServer)
- * on 127.0.0.1 with a random port, and prints `{"port":N}` on stdout once listening.
+ * on 127.0.0.1 with a random port, and prints `{"port":N}` on stdout once listening and watching.
  * Config through the environment:
  *   BENCH_ROOT   workspace root          BENCH_TOKEN  auth token
  *   BENCH_MAX_SEARCH_ENTRIES  optional override of limits.maxSearchEntries ("Infinity" allowed)
@@ -19,6 +19,11 @@ const server = await startNodeServer({
   port: 0,
   ...(maxEntries ? { limits: { maxSearchEntries: Number(maxEntries) } } : {}),
 });
+// The OS watcher crawls the root at start-up (seconds on the kernel tree): measure the steady state after it.
+// A subscription's first frame, `ready`, waits for exactly that.
+const watchReady = server.changes.subscribe();
+await watchReady.next();
+watchReady.close();
 process.stdout.write(JSON.stringify({ port: server.port, via: 'startNodeServer' }) + '\n');
 
 // Exit normally on SIGTERM so `node --cpu-prof` writes its profile (bench/profile.ts).

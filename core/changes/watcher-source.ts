@@ -17,9 +17,16 @@ import type { FileSystem } from '../../adapters/fs/file-system.ts';
 import { isFsError } from '../../adapters/fs/fs-error.ts';
 import { isInside, relativeTo } from '../../adapters/fs/posix-path.ts';
 import type { WatcherAdapter, WatcherEvent } from '../../adapters/watcher/watcher-adapter.ts';
-import { DEFAULT_IGNORED_FOLDER_NAMES } from '../../adapters/watcher/watcher-adapter.ts';
 import { createIgnoreRules, staleRulesFolder, type IgnoreRules } from '../ignore/ignore-rules.ts';
+import { STORE_FOLDERS } from '../ignore/package-stores.ts';
 import type { Change, ChangeSink, ChangeSource } from './change-feed.ts';
+
+/**
+ * Folders the watcher never enters by default: VCS internals and the package stores core/ignore always
+ * ignores by name (the stores it recognises otherwise — `.yarn/cache`, virtualenvs — are watched, and their
+ * events dropped by the rules).
+ */
+export const DEFAULT_IGNORED_FOLDER_NAMES: readonly string[] = ['.git', '.hg', '.svn', ...STORE_FOLDERS];
 
 export interface WatcherSourceOptions {
   watcher: WatcherAdapter;

@@ -4,7 +4,8 @@
  * does not make a walk of forty thousand installed files a good idea); `GET /workspace/children` opens them.
  *
  * The list (folders only, matched by name at any depth unless a parent name is given):
- * - `.git` (also as a file: a worktree's `.git` is a file naming its git dir);
+ * - version-control internals: `.git` (also as a file: a worktree's `.git` names its git dir), `.hg`, `.svn`
+ *   (what VS Code's default `files.exclude` hides too);
  * - `node_modules` (npm, yarn classic, pnpm), `bower_components` (Bower), `jspm_packages` (jspm);
  * - `.pnpm-store` (pnpm's content-addressed store when it lives in the project);
  * - `.yarn/cache` and `.yarn/unplugged` (Yarn Berry's zip cache and unpacked packages; `.yarn/releases`,
@@ -14,8 +15,11 @@
  *   the folder is called (`.venv`, `venv`, `env`, …), rather than by guessing from names.
  */
 
-/** Folder names ignored wherever they appear. */
-const STORE_FOLDERS: ReadonlySet<string> = new Set([
+/** Version-control internals, ignored whatever their kind. */
+const VCS_INTERNALS: ReadonlySet<string> = new Set(['.git', '.hg', '.svn']);
+
+/** Folder names ignored wherever they appear (also what the OS watcher never enters: core/changes). */
+export const STORE_FOLDERS: ReadonlySet<string> = new Set([
   'node_modules',
   'bower_components',
   'jspm_packages',
@@ -37,7 +41,7 @@ export const VIRTUALENV_MARKER = 'pyvenv.cfg';
  * `isDir` is the entry's kind (a symlink counts as what it points to).
  */
 export function isAlwaysIgnored(name: string, isDir: boolean, parentName: string): boolean {
-  if (name === '.git') return true;
+  if (VCS_INTERNALS.has(name)) return true;
   if (!isDir) return false;
   if (STORE_FOLDERS.has(name)) return true;
   const parent = NESTED_STORE_FOLDERS.get(name);

@@ -43,6 +43,8 @@ export interface MediaTicketOptions {
 
 /** HMAC-SHA-256's own output size: shorter keys weaken it, longer ones add nothing. */
 export const MIN_KEY_BYTES = 32;
+/** How far a lifetime check tolerates the clock stepping back (see verify). */
+const CLOCK_STEP_SLACK_MS = 60_000;
 /** Tells these MACs apart from any other use of the same key, and versions the signed layout. */
 const DOMAIN = 'workspace-api/media-ticket/v1';
 /** Decimal ms (up to 16 digits: the year 318857), a dot, 32 bytes of signature in base64url without padding. */
@@ -78,8 +80,9 @@ export function createMediaTickets(options: MediaTicketOptions): MediaTickets {
       const current = now();
       if (current >= expiresAt) return { ok: false, reason: 'expired' };
       // Only possible with the key: a ticket minted under a longer lifetime (a configured key kept across a
-      // restart with a shorter --media-ticket-ttl) does not outlive the lifetime in force now.
-      if (expiresAt - current > ttlMs) return { ok: false, reason: 'invalid' };
+      // restart with a shorter --media-ticket-ttl) does not outlive the lifetime in force now. The slack keeps
+      // a clock stepped back a little (NTP) from refusing the tickets it has just minted.
+      if (expiresAt - current > ttlMs + CLOCK_STEP_SLACK_MS) return { ok: false, reason: 'invalid' };
       return { ok: true };
     },
   };

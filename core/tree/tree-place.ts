@@ -1,6 +1,6 @@
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
-import { isFsError } from '../../adapters/fs/fs-error.ts';
 import { isInside, join, normalize, relativeTo } from '../../adapters/fs/posix-path.ts';
+import { realContentPath } from '../../adapters/fs/real-paths.ts';
 
 /** Where a walk happens: the real root, and a folder inside it that is not part of the tree (the agents'). */
 export interface TreePlace {
@@ -16,17 +16,7 @@ export interface TreePlace {
  * real path (entries are compared by real path; the configured one may run through a symlinked root).
  */
 export async function treePlace(fs: FileSystem, root: string, agentsDir: string): Promise<TreePlace> {
-  return { fs, root, excluded: await realPathOrAsIs(fs, agentsDir) };
-}
-
-/** `path` with its symlinks resolved; the normalised path itself when it does not exist (yet). */
-export async function realPathOrAsIs(fs: FileSystem, path: string): Promise<string> {
-  try {
-    return await fs.realpath(path);
-  } catch (error) {
-    if (isFsError(error)) return normalize(path);
-    throw error;
-  }
+  return { fs, root, excluded: await realContentPath(fs, agentsDir) };
 }
 
 /**

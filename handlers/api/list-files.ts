@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isInside, join } from '../../adapters/fs/posix-path.ts';
-import { realPathOrAsIs } from '../../core/tree/tree-place.ts';
+import { realContentPath } from '../../adapters/fs/real-paths.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
 import { jsonResponse } from '../../runtime/errors/render.ts';
 import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
@@ -23,7 +23,7 @@ export async function listFiles(request: Request, ctx: WorkspaceContext): Promis
   if (stat.type !== 'dir') throw new WorkspaceError('bad-request', 'not a directory');
 
   // The agents' copies are not part of the workspace's tree: never listed (issue 5).
-  const agentsDir = await realPathOrAsIs(ctx.fs, ctx.agents.dir);
+  const agentsDir = await realContentPath(ctx.fs, ctx.agents.dir);
   const names = (await ctx.fs.readdir(dir)).filter(({ name }) => join(dir, name) !== agentsDir);
   const entries = await Promise.all(names.map(({ name, type }) => describeEntry(ctx, join(dir, name), name, type)));
   entries.sort((a, b) => (a.isDir !== b.isDir ? (a.isDir ? -1 : 1) : a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

@@ -27,7 +27,7 @@ export async function rawFile(request: Request, ctx: WorkspaceContext): Promise<
     modtime: stat.mtimeMs,
     etag: entityTag(stat.version),
     contentType: () => contentTypeFor(file, () => ctx.fs.read(file, { offset: 0, length: SNIFF_LEN })),
-    open: (range) => ctx.fs.readStream(file, range),
+    open: (range, read) => ctx.fs.readStream(file, range, read),
     headers: { 'x-content-type-options': 'nosniff' },
     renderError: (status, message) => jsonResponse({ error: message }, status),
   });

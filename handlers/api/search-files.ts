@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isFsError } from '../../adapters/fs/fs-error.ts';
-import { realPathOrAsIs } from '../../core/tree/tree-place.ts';
+import { realContentPath } from '../../adapters/fs/real-paths.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
 import { jsonResponse } from '../../runtime/errors/render.ts';
 import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
@@ -40,7 +40,7 @@ export async function searchFiles(request: Request, ctx: WorkspaceContext): Prom
       // Confined: a symlinked file is listed only if the other endpoints would serve it.
       confineTo: ctx.unrestricted ? undefined : ctx.root,
       // The agents' copies are "never listed or searched" (issue 5).
-      exclude: await realPathOrAsIs(ctx.fs, ctx.agents.dir),
+      exclude: await realContentPath(ctx.fs, ctx.agents.dir),
     });
   } catch (error) {
     // Only the root's own failures get here; everything below it is skipped by the walk.

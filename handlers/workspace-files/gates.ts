@@ -33,7 +33,11 @@ export interface LocatedEntry {
 }
 
 /** Gates 1 and 2 for `requested` (absolute, or relative to the root) in the shared tree or `agent`'s copy. */
-export async function locateEntry(ctx: WorkspaceContext, requested: string, agent: string | undefined): Promise<LocatedEntry> {
+export async function locateEntry(
+  ctx: WorkspaceContext,
+  requested: string,
+  agent: string | undefined,
+): Promise<LocatedEntry> {
   const view = await ctx.view(agent);
   const root = view.root;
   if (requested.includes('\0')) throw new WorkspaceError('bad-request', 'path contains a NUL byte');

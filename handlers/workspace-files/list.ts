@@ -33,7 +33,9 @@ export async function workspaceFilesList(request: Request, ctx: WorkspaceContext
   );
   found.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const kept = found.slice(0, max);
-  const described = await Promise.all(kept.map((entry) => describe(fs, root, join(folder.absolutePath, entry.name), entry)));
+  const described = await Promise.all(
+    kept.map((entry) => describe(fs, root, join(folder.absolutePath, entry.name), entry)),
+  );
   return jsonResponse({
     path: relativeTo(root, folder.absolutePath),
     entries: described.filter((entry) => entry !== undefined),

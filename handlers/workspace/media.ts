@@ -31,9 +31,12 @@ const TICKET_REFUSALS = {
  * stream, authorised by its ticket alone — a `<video src>` sends no header, so the route's guard does not ask
  * for the token (runtime/routes.ts) and a ticket is required even with one. Checks in the seed's order:
  * the path (400 bad or escaping, 404 missing, 400 a folder), the ticket (401 unless minted for this resolved
- * file and agent, and alive), then the size (416, with the size in Content-Range, for a range outside the file). No size cap;
- * bytes stream off disk through the ServeContent port `/api/raw` uses. `Cache-Control: no-store`: a ticketed
- * URL must not leave a copy behind once the ticket is gone.
+ * file and agent, and alive), then the size (416, with the size in Content-Range, for a range outside the
+ * file). No size cap; bytes stream off disk through the ServeContent port `/api/raw` uses. `Cache-Control:
+ * no-store`: a ticketed URL must not leave a copy behind once the ticket is gone.
+ *
+ * The seed's order lets a caller without a ticket tell a missing file (404) or an escaping path (400) from
+ * an existing one (401): the route answers exactly that much about paths to anyone who can reach it.
  */
 export async function workspaceMedia(request: Request, ctx: WorkspaceContext): Promise<Response> {
   const { path, ticket, agent, download } = parseQuery(request, Query);
@@ -50,7 +53,7 @@ export async function workspaceMedia(request: Request, ctx: WorkspaceContext): P
     modtime: stat.mtimeMs,
     etag: entityTag(stat.version),
     contentType: mediaTypeByExtension(file),
-    open: (range) => view.fs.readStream(file, range),
+    open: (range, read) => view.fs.readStream(file, range, read),
     headers,
     renderError: bytesRouteError,
   });

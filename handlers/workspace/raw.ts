@@ -32,7 +32,7 @@ export async function workspaceRaw(request: Request, ctx: WorkspaceContext): Pro
     modtime: stat.mtimeMs,
     etag: entityTag(stat.version),
     contentType: mediaTypeByExtension(file),
-    open: (range) => view.fs.readStream(file, range),
+    open: (range, read) => view.fs.readStream(file, range, read),
     headers: { 'x-content-type-options': 'nosniff' },
     renderError: bytesRouteError,
   });

@@ -21,7 +21,11 @@ export interface ServedFile {
   readonly stat: FileStat;
 }
 
-export async function resolveServedFile(ctx: WorkspaceContext, path: string, agent: string | undefined): Promise<ServedFile> {
+export async function resolveServedFile(
+  ctx: WorkspaceContext,
+  path: string,
+  agent: string | undefined,
+): Promise<ServedFile> {
   const view = await ctx.view(agent);
   const file = await view.resolve(path);
   let stat: FileStat;

@@ -9,6 +9,7 @@ import { NodeFileSystem } from '../../adapters/fs/node-file-system.ts';
 import { GitWorktreeAdapter } from '../../adapters/git/git-worktree-adapter.ts';
 import { NodePtyAdapter } from '../../adapters/pty/node-pty-adapter.ts';
 import { ParcelWatcherAdapter } from '../../adapters/watcher/parcel-watcher-adapter.ts';
+import type { ChangeFeed } from '../../core/changes/change-feed.ts';
 import { createWorkspaceApp, type WorkspaceApp, type WorkspaceAppOptions } from '../app.ts';
 import { isAllowedHost } from '../hosts.ts';
 import { jsonResponse } from '../errors/render.ts';
@@ -36,6 +37,8 @@ export interface NodeServer {
   readonly url: string;
   readonly host: string;
   readonly port: number;
+  /** The workspace's change feed (API writes and the OS watcher), for consumers in the same process. */
+  readonly changes: ChangeFeed;
   /** Closes WebSockets (1001), kills every terminal, stops listening and ends open connections. */
   close(): Promise<void>;
 }
@@ -187,6 +190,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     url: `http://${formatHost(host)}:${boundPort}`,
     host,
     port: boundPort,
+    changes: workspace.changes,
     close: () => (closing ??= shutdown()),
   };
 }

@@ -104,6 +104,20 @@ describe('Workers entry in workerd (WORKSPACE_TOKEN set)', () => {
     expect(await response.text()).toBe('hello');
   });
 
+  it('media tickets work on workerd (crypto.subtle HMAC): a ranged stream with the ticket alone, 401 without', async () => {
+    const minted = await call('/workspace/media-ticket', {
+      method: 'POST',
+      headers: { 'x-intentic-control': 'tok', 'content-type': 'application/json' },
+      body: JSON.stringify({ path: 'README.md' }),
+    });
+    expect(minted.status).toBe(200);
+    const { ticket } = (await minted.json()) as { ticket: string };
+    const media = await call(`/workspace/media?path=README.md&ticket=${encodeURIComponent(ticket)}`, { headers: { range: 'bytes=0-8' } });
+    expect([media.status, media.headers.get('cache-control'), await media.text()]).toEqual([206, 'no-store', '# Welcome']);
+    const refused = await call('/workspace/media?path=README.md&ticket=1.x');
+    expect([refused.status, await refused.json()]).toEqual([401, { error: 'malformed media ticket' }]);
+  });
+
   it('GET /ws/terminal answers 501: no terminals on Workers', async () => {
     const response = await call('/ws/terminal', {
       headers: {

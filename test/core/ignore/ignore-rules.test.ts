@@ -162,7 +162,7 @@ describe('createIgnoreRules', () => {
     const fs = memory({ '.gitignore': '!node_modules/\n!.git\n!bower_components/\n', 'x/.gitkeep': '' });
     await fs.mkdir('/ws/.git');
     const rules = createIgnoreRules(fs, '/ws');
-    for (const dir of ['.git', 'node_modules', 'pkg/node_modules', 'bower_components', 'jspm_packages', '.pnpm-store', '__pypackages__']) {
+    for (const dir of ['.git', '.hg', '.svn', 'node_modules', 'pkg/node_modules', 'bower_components', 'jspm_packages', '.pnpm-store', '__pypackages__']) {
       expect(await rules.isIgnored(dir, true), dir).toBe(true);
     }
     expect(await rules.isIgnored('.git', false)).toBe(true); // a worktree's .git file

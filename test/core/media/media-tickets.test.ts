@@ -135,6 +135,16 @@ describe('media tickets', () => {
     expect(await later.verify(ticket, video)).toEqual({ ok: true });
   });
 
+  it('a clock stepped back up to a minute still accepts the tickets it minted; further back, not', async () => {
+    const time = clock();
+    const tickets = createMediaTickets({ ttlMs: HOUR, now: time.now });
+    const { ticket } = await tickets.mint(video);
+    time.set(T0 - 60_000);
+    expect(await tickets.verify(ticket, video)).toEqual({ ok: true });
+    time.set(T0 - 60_001);
+    expect(await tickets.verify(ticket, video)).toEqual({ ok: false, reason: 'invalid' });
+  });
+
   it('copies the configured key: changing the caller’s array afterwards changes nothing', async () => {
     const key = Uint8Array.from(KEY);
     const tickets = createMediaTickets({ ttlMs: HOUR, key });

@@ -64,6 +64,7 @@ describe.each(backends)('versions on /api/file (%s)', (_name, makeBackend) => {
     expect(tag).toMatch(/^"[\x21\x23-\x7e]+"$/);
     const raw = await app.fetch(request('/api/raw' + q({ path: 'doc.txt' })));
     expect(raw.headers.get('etag')).toBe(tag);
+    expect(await raw.text()).toBe('original');
     await backend.fs.write(abs('doc.txt'), 'changed elsewhere');
     expect(await tagOf('doc.txt')).not.toBe(tag);
   });

@@ -106,6 +106,24 @@ for (const [backend, build] of BACKENDS) {
       expect(await children('.agents/a1/src')).toEqual(nothing);
     });
 
+    it('lists a folder of an agent’s private copy with agent=', async () => {
+      await fresh();
+      const client = intenticClient(appOver(built));
+      await client.workspace.createAgent({ agent: 'a9' });
+      await client.workspace.mkdir({ agent: 'a9', path: 'src/agent-only' });
+      expect((await client.workspace.children({ agent: 'a9', path: 'src' })).entries.map((e) => e.path)).toEqual([
+        'src/agent-only',
+        'src/util',
+        'src/.gitignore',
+        'src/app.ts',
+        'src/drop.log',
+        'src/keep.log',
+      ]);
+      expect((await client.workspace.children({ path: 'src' })).entries.map((e) => e.path)).not.toContain('src/agent-only');
+      const unknown = await orpcError(client.workspace.children({ agent: 'nobody', path: 'src' }));
+      expect([unknown.status, unknown.code]).toEqual([404, 'NOT_FOUND']);
+    });
+
     it('answers NOT_FOUND for a missing folder and BAD_REQUEST for a file', async () => {
       await fresh();
       const client = intenticClient(appOver(built));

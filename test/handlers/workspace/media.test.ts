@@ -341,6 +341,14 @@ describe('/workspace/media over a real server (Node)', () => {
     expect([part.status, part.headers.get('content-range')]).toEqual([206, `bytes ${from}-${bytes.length - 1}/${bytes.length}`]);
     expect(Buffer.from(await part.arrayBuffer()).equals(Buffer.from(bytes.subarray(from)))).toBe(true);
 
+    const head = await fetch(url, { method: 'HEAD', headers: { range: 'bytes=0-99' } });
+    expect([head.status, head.headers.get('content-length'), head.headers.get('accept-ranges'), await head.text()]).toEqual([
+      206,
+      '100',
+      'bytes',
+      '',
+    ]);
+
     const refused = await fetch(`${server.url}/workspace/media${q({ path: 'big.webm', ticket: 'x' })}`);
     expect([refused.status, await refused.json()]).toEqual([401, { error: 'malformed media ticket' }]);
   });

@@ -219,6 +219,17 @@ describe('GET /workspace/raw (node): the disk', () => {
     expect(Buffer.from(await res.arrayBuffer()).equals(Buffer.from(bytes))).toBe(true);
   });
 
+  it('reads the file for the client in 1 MiB chunks (SERVE_READ reaches the disk through the app’s wrappers)', async () => {
+    b = await nodeBackend.create({});
+    const bytes = Uint8Array.from({ length: 2 * MiB + 5 }, (_, i) => (i * 3) & 0xff);
+    await writeFile(join(b.root, 'clip.mp4'), bytes);
+    const res = await b.app.fetch(request('/workspace/raw' + q({ path: 'clip.mp4' })));
+    const sizes: number[] = [];
+    const reader = res.body!.getReader();
+    for (let next = await reader.read(); !next.done; next = await reader.read()) sizes.push(next.value.byteLength);
+    expect(sizes).toEqual([MiB, MiB, 5]);
+  });
+
   it('the default cap is 25 MiB: a (sparse) file one byte over is 413', async () => {
     b = await nodeBackend.create({ 'huge.mp4': '' });
     await truncate(join(b.root, 'huge.mp4'), 25 * MiB + 1);

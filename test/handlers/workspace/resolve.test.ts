@@ -100,6 +100,16 @@ for (const [backend, build] of BACKENDS) {
       expect(await resolve('')).toEqual({});
     });
 
+    it('resolves in an agent’s private copy with agent=', async () => {
+      built = await build(SPEC);
+      const client = intenticClient(appOver(built));
+      await client.workspace.createAgent({ agent: 'a2' });
+      await client.workspace.mkdir({ agent: 'a2', path: 'agent-made/src/app.ts' });
+      // A folder is not a file: the agent's new folder does not shadow packages/web/src/app.ts.
+      expect(await client.workspace.resolve({ agent: 'a2', path: 'src/app.ts' })).toEqual({ path: 'packages/web/src/app.ts' });
+      expect(await client.workspace.resolve({ agent: 'a2', path: 'lib/util.ts' })).toEqual({ path: 'lib/util.ts' });
+    });
+
     it('walks no more than limits.maxSearchEntries entries for the tails', async () => {
       built = await build(SPEC);
       expect(await resolve('g/target.ts', { limits: { maxSearchEntries: 15 } })).toEqual({});

@@ -67,6 +67,26 @@ for (const [backend, build] of BACKENDS) {
       });
     });
 
+    it('walks an agent’s private copy with agent=, leaving the shared tree as it was', async () => {
+      built = await build({ 'a.txt': 'a', 'src/x.ts': 'x' });
+      const client = intenticClient(appOver(built));
+      await client.workspace.createAgent({ agent: 'a1' });
+      await client.workspace.mkdir({ agent: 'a1', path: 'only-agent/inner' });
+      const shared: TreeEntry[] = [
+        { name: 'src', path: 'src', type: 'dir', children: [{ name: 'x.ts', path: 'src/x.ts', type: 'file', size: 1 }] },
+        { name: 'a.txt', path: 'a.txt', type: 'file', size: 1 },
+      ];
+      expect(await client.workspace.tree({ agent: 'a1' })).toEqual({
+        root: built.root,
+        tree: [
+          { name: 'only-agent', path: 'only-agent', type: 'dir', children: [{ name: 'inner', path: 'only-agent/inner', type: 'dir', children: [] }] },
+          ...shared,
+        ],
+        hidden: 0,
+      });
+      expect(await client.workspace.tree({})).toEqual({ root: built.root, tree: shared, hidden: 0 });
+    });
+
     it('answers an unknown agent NOT_FOUND and a malformed one BAD_REQUEST', async () => {
       built = await build(SPEC);
       const client = intenticClient(appOver(built));

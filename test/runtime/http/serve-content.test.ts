@@ -1,10 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
+import type { ReadStreamOptions } from '../../../adapters/fs/file-system.ts';
 import {
   formatHttpDate,
   multipartLayout,
   parseHttpDate,
   parseRange,
   scanETag,
+  SERVE_READ,
   serveContent,
   type ByteSpan,
   type ServeContentOptions,
@@ -151,7 +153,7 @@ const ETAG = '"v1"';
 
 function source(bytes: Uint8Array) {
   const opened: ByteSpan[] = [];
-  const open = vi.fn(async (range: ByteSpan) => {
+  const open = vi.fn(async (range: ByteSpan, _read?: ReadStreamOptions) => {
     opened.push(range);
     const slice = bytes.slice(range.offset, range.offset + range.length);
     return new ReadableStream<Uint8Array>({
@@ -501,6 +503,22 @@ describe('serveContent: streaming', () => {
       open: short,
     });
     await expect(res.arrayBuffer()).rejects.toThrow();
+  });
+
+  it('asks every open for large reads (SERVE_READ: 1 MiB chunks), whole content, one range or many', async () => {
+    const src = source(CONTENT);
+    const serveWith = (range?: string) =>
+      serveContent(new Request('http://x/f', { headers: range ? { range } : {} }), {
+        size: CONTENT.length,
+        modtime: MODTIME,
+        contentType: 'text/plain',
+        open: src.open,
+      }).then((res) => res.arrayBuffer());
+    await serveWith();
+    await serveWith('bytes=1-2');
+    await serveWith('bytes=0-0,3-4');
+    expect(SERVE_READ).toEqual({ chunkBytes: 1024 * 1024 });
+    expect(src.open.mock.calls.map((call) => call[1])).toEqual([SERVE_READ, SERVE_READ, SERVE_READ, SERVE_READ]);
   });
 
   it('an open failure before the response is thrown to the caller', async () => {
