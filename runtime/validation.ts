@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { concatBytes } from '../adapters/fs/concat-bytes.ts';
 import { WorkspaceError } from './errors/workspace-error.ts';
 
 /** Renders zod issues as one readable line: "limit: Too big: expected number to be <=500". */
@@ -78,13 +79,7 @@ export async function readBodyBytes(request: Request, maxBytes: number): Promise
     }
     chunks.push(value);
   }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return out;
+  return concatBytes(chunks);
 }
 
 async function readBodyText(request: Request, maxBytes: number): Promise<string> {

@@ -1,3 +1,4 @@
+import { concatBytes } from './concat-bytes.ts';
 import { FsError } from './fs-error.ts';
 
 /**
@@ -43,16 +44,6 @@ export async function collectCapped(
   path: string,
 ): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
-  let total = 0;
-  for await (const chunk of cappedChunks(source, maxBytes, path)) {
-    chunks.push(chunk);
-    total += chunk.byteLength;
-  }
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return bytes;
+  for await (const chunk of cappedChunks(source, maxBytes, path)) chunks.push(chunk);
+  return concatBytes(chunks);
 }

@@ -31,9 +31,8 @@ import type {
   WriteAtOptions,
   WriteOptions,
 } from './file-system.ts';
-import { isFsError } from './fs-error.ts';
 import { PathLocks } from './path-locks.ts';
-import { basename, dirname, join, normalize } from './posix-path.ts';
+import { realContentPath, realEntryPath } from './real-paths.ts';
 
 export class SerializedFileSystem implements FileSystem {
   readonly capabilities: FileSystemCapabilities;
@@ -160,25 +159,13 @@ export class SerializedFileSystem implements FileSystem {
     return needed.length === 0 ? call() : this.locks.run(needed, call);
   }
 
-  /** The real path of what a content change lands on: links followed; a missing file's would-be real path. */
-  private async contentKey(path: string): Promise<string> {
-    try {
-      return await this.inner.realpath(path);
-    } catch (error) {
-      if (!isFsError(error)) throw error;
-      return this.entryKey(path);
-    }
+  /** A content change's key: the real path it lands on, links followed. */
+  private contentKey(path: string): Promise<string> {
+    return realContentPath(this.inner, path);
   }
 
-  /** The entry itself: its real folder plus its name (the lexical path when even the folder is missing). */
-  private async entryKey(path: string): Promise<string> {
-    const normalized = normalize(path);
-    if (normalized === '/') return '/';
-    try {
-      return join(await this.inner.realpath(dirname(normalized)), basename(normalized));
-    } catch (error) {
-      if (!isFsError(error)) throw error;
-      return normalized;
-    }
+  /** A change to the entry itself: its real folder plus its name. */
+  private entryKey(path: string): Promise<string> {
+    return realEntryPath(this.inner, path);
   }
 }

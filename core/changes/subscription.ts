@@ -1,7 +1,7 @@
 import { isInside } from '../../adapters/fs/posix-path.ts';
+import { asSubscription } from './as-subscription.ts';
 import type { Change, ChangeSubscription, FeedFrame } from './change-feed.ts';
 import { PendingFrames } from './pending-frames.ts';
-
 
 /**
  * One subscription: a filter, its bounded queue, and the consumer's pending `next()` calls. The feed pushes
@@ -67,19 +67,6 @@ export class Subscriber {
 
   /** The consumer's face of this subscriber. */
   handle(): ChangeSubscription {
-    const next = () => this.next();
-    const close = () => this.close();
-    return {
-      next,
-      close,
-      [Symbol.asyncIterator]: () => ({
-        next,
-        // `break` out of a `for await` (or an exception in its body) ends the subscription.
-        return: async () => {
-          close();
-          return { done: true, value: undefined };
-        },
-      }),
-    };
+    return asSubscription(() => this.next(), () => this.close());
   }
 }

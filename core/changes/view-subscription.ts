@@ -1,5 +1,6 @@
 import { isInside } from '../../adapters/fs/posix-path.ts';
 import type { WorkspaceView } from '../agents/workspace-view.ts';
+import { asSubscription } from './as-subscription.ts';
 import type { ChangeFeed, ChangeSubscription, FeedFrame, SubscribeOptions } from './change-feed.ts';
 
 /**
@@ -23,16 +24,5 @@ export function subscribeInView(feed: ChangeFeed, view: WorkspaceView, options: 
       if (change && isInside(view.root, change.absolutePath)) return { done: false, value: { kind: 'change', change } };
     }
   };
-  const close = () => subscription.close();
-  return {
-    next,
-    close,
-    [Symbol.asyncIterator]: () => ({
-      next,
-      return: async () => {
-        close();
-        return { done: true, value: undefined };
-      },
-    }),
-  };
+  return asSubscription(next, () => subscription.close());
 }

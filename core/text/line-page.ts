@@ -2,6 +2,7 @@
  * seed 003's `read`: one page of lines from a UTF-8 text file, streamed, so a page costs one page of memory
  * however large the file is, and one giant line fails `too-large` instead of being buffered whole.
  */
+import { concatBytes } from '../../adapters/fs/concat-bytes.ts';
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
 import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
 import { countNewlines, NEWLINE } from './newlines.ts';
@@ -79,7 +80,7 @@ export async function readLinePage(fs: FileSystem, path: string, request: LinePa
     await reader.cancel().catch(() => {});
   }
 
-  const bytes = concat(parts, kept);
+  const bytes = concatBytes(parts);
   const endsWithNewline = kept > 0 && bytes[kept - 1] === NEWLINE;
   const textBytes = endsWithNewline ? bytes.subarray(0, kept - 1) : bytes;
   if (textBytes.byteLength > maxBytes) throw tooLarge(maxBytes);
@@ -90,15 +91,4 @@ export async function readLinePage(fs: FileSystem, path: string, request: LinePa
 
 function tooLarge(maxBytes: number): WorkspaceError {
   return new WorkspaceError('too-large', `page is larger than ${maxBytes} bytes`, { limit: maxBytes });
-}
-
-function concat(parts: Uint8Array[], length: number): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.byteLength;
-  }
-  return out;
 }

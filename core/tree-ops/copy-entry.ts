@@ -15,14 +15,12 @@
  *   caps bound what a client can ask for, not a concurrent writer racing the copy.
  */
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
-import { isFsError } from '../../adapters/fs/fs-error.ts';
 import { dirname, join } from '../../adapters/fs/posix-path.ts';
 import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
 import type { WorkspaceView } from '../agents/workspace-view.ts';
 import { displayPath } from './display-path.ts';
-import { makeFolders } from './make-folders.ts';
 import { measureTree, type TreeCaps } from './measure-tree.ts';
-import { checkTransfer, targetExists } from './transfer-checks.ts';
+import { checkTransfer, landAt } from './transfer-checks.ts';
 
 /** `from` and `to` are entry paths (core/tree-ops/resolve-entry.ts): the last segment is not followed. */
 export async function copyEntry(view: WorkspaceView, from: string, to: string, caps: TreeCaps): Promise<void> {
@@ -48,15 +46,7 @@ export async function copyEntry(view: WorkspaceView, from: string, to: string, c
       { limit: caps.maxBytes, bytes: measure.bytes },
     );
   }
-  const undoFolders = await makeFolders(fs, dirname(to), label);
-  try {
-    if (source.type === 'dir') await copyStaged(fs, from, to);
-    else await fs.copy(from, to);
-  } catch (error) {
-    await undoFolders();
-    if (isFsError(error, 'exists')) throw targetExists(label(to));
-    throw error;
-  }
+  await landAt(fs, to, label, () => (source.type === 'dir' ? copyStaged(fs, from, to) : fs.copy(from, to)));
 }
 
 /** Copies the folder to a temporary sibling of `to`, then renames it into place; removes it on any failure. */

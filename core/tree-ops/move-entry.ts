@@ -3,24 +3,13 @@
  * a client that means "replace" deletes first, so it cannot lose a folder by mistyping a name. Missing
  * folders above the target are made (as `PUT /api/file` and upload do), and removed again if the move fails.
  */
-import { isFsError } from '../../adapters/fs/fs-error.ts';
-import { dirname } from '../../adapters/fs/posix-path.ts';
 import type { WorkspaceView } from '../agents/workspace-view.ts';
 import { displayPath } from './display-path.ts';
-import { makeFolders } from './make-folders.ts';
-import { checkTransfer, targetExists } from './transfer-checks.ts';
+import { checkTransfer, landAt } from './transfer-checks.ts';
 
 /** `from` and `to` are entry paths (core/tree-ops/resolve-entry.ts): the last segment is not followed. */
 export async function moveEntry(view: WorkspaceView, from: string, to: string): Promise<void> {
   const label = (path: string) => displayPath(view.root, path);
   await checkTransfer(view.fs, from, to, 'move', label);
-  const undoFolders = await makeFolders(view.fs, dirname(to), label);
-  try {
-    await view.fs.rename(from, to);
-  } catch (error) {
-    await undoFolders();
-    // The target appeared between our check and the rename.
-    if (isFsError(error, 'exists')) throw targetExists(label(to));
-    throw error;
-  }
+  await landAt(view.fs, to, label, () => view.fs.rename(from, to));
 }

@@ -1,11 +1,13 @@
 /**
- * The refusals a move and a copy share, checked before anything is written, in this order: the source
- * exists, the target is not the source itself, not inside the source, and not taken.
+ * What a move and a copy share: the refusals checked before anything is written, in this order: the source
+ * exists, the target is not the source itself, not inside the source, and not taken; then landing at the
+ * target, which leaves no folders behind when it fails.
  */
 import type { FileSystem, FileStat } from '../../adapters/fs/file-system.ts';
 import { isFsError } from '../../adapters/fs/fs-error.ts';
-import { isInside } from '../../adapters/fs/posix-path.ts';
+import { dirname, isInside } from '../../adapters/fs/posix-path.ts';
 import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { makeFolders } from './make-folders.ts';
 
 /** Returns the source's own stat (links not followed). */
 export async function checkTransfer(
@@ -26,6 +28,26 @@ export async function checkTransfer(
   }
   if (await lstatOrUndefined(fs, to)) throw targetExists(label(to));
   return source;
+}
+
+/**
+ * Makes the folders `to` lands in and runs `place` (the rename or the copy); if it fails, removes the folders
+ * it made. A target that appeared since `checkTransfer` (`exists`) is the same conflict.
+ */
+export async function landAt(
+  fs: FileSystem,
+  to: string,
+  label: (path: string) => string,
+  place: () => Promise<void>,
+): Promise<void> {
+  const undoFolders = await makeFolders(fs, dirname(to), label);
+  try {
+    await place();
+  } catch (error) {
+    await undoFolders();
+    if (isFsError(error, 'exists')) throw targetExists(label(to));
+    throw error;
+  }
 }
 
 export function targetExists(path: string): WorkspaceError {

@@ -4,11 +4,8 @@ import type { TicketSubject } from '../../core/media/media-tickets.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
 import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
 import { attachmentDisposition } from '../../runtime/http/content-disposition.ts';
-import { entityTag } from '../../runtime/http/entity-tag.ts';
-import { mediaTypeByExtension } from '../../runtime/http/media-type.ts';
-import { serveContent } from '../../runtime/http/serve-content.ts';
 import { parseQuery } from '../../runtime/validation.ts';
-import { bytesRouteError } from './bytes-route-error.ts';
+import { serveFileBytes } from './serve-file-bytes.ts';
 import { resolveServedFile, servedAgent, servedPath } from './served-file.ts';
 
 const Query = z.object({
@@ -40,23 +37,15 @@ const TICKET_REFUSALS = {
  */
 export async function workspaceMedia(request: Request, ctx: WorkspaceContext): Promise<Response> {
   const { path, ticket, agent, download } = parseQuery(request, Query);
-  const { view, file, stat } = await resolveServedFile(ctx, path, agent);
-  await requireTicket(ctx, ticket, { file, agent });
+  const served = await resolveServedFile(ctx, path, agent);
+  await requireTicket(ctx, ticket, { file: served.file, agent });
 
-  const headers: Record<string, string> = { 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' };
+  const headers: Record<string, string> = { 'cache-control': 'no-store' };
   if (download === '' || download === '1' || download === 'true') {
     // The name the client asked for (a link keeps its own name), not its target's.
     headers['content-disposition'] = attachmentDisposition(basename(normalize('/' + path.replace(/\\/g, '/'))));
   }
-  const response = await serveContent(request, {
-    size: stat.size,
-    modtime: stat.mtimeMs,
-    etag: entityTag(stat.version),
-    contentType: mediaTypeByExtension(file),
-    open: (range, read) => view.fs.readStream(file, range, read),
-    headers,
-    renderError: bytesRouteError,
-  });
+  const response = await serveFileBytes(request, served, headers);
   // ServeContent drops Cache-Control from its error answers as Go does (a 416 there); here it holds throughout.
   response.headers.set('cache-control', 'no-store');
   return response;

@@ -1,11 +1,8 @@
 import { z } from 'zod';
 import type { WorkspaceContext } from '../../runtime/context.ts';
 import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
-import { entityTag } from '../../runtime/http/entity-tag.ts';
-import { mediaTypeByExtension } from '../../runtime/http/media-type.ts';
-import { serveContent } from '../../runtime/http/serve-content.ts';
 import { parseQuery } from '../../runtime/validation.ts';
-import { bytesRouteError } from './bytes-route-error.ts';
+import { serveFileBytes } from './serve-file-bytes.ts';
 import { resolveServedFile, servedAgent, servedPath } from './served-file.ts';
 
 const Query = z.object({ path: servedPath, agent: servedAgent });
@@ -19,7 +16,8 @@ const Query = z.object({ path: servedPath, agent: servedAgent });
  */
 export async function workspaceRaw(request: Request, ctx: WorkspaceContext): Promise<Response> {
   const { path, agent } = parseQuery(request, Query);
-  const { view, file, stat } = await resolveServedFile(ctx, path, agent);
+  const served = await resolveServedFile(ctx, path, agent);
+  const { stat } = served;
   const limit = ctx.limits.maxRawBytes;
   if (stat.size > limit) {
     throw new WorkspaceError('too-large', `file is ${stat.size} bytes, over the ${limit}-byte limit of /workspace/raw`, {
@@ -27,13 +25,5 @@ export async function workspaceRaw(request: Request, ctx: WorkspaceContext): Pro
       limit,
     });
   }
-  return serveContent(request, {
-    size: stat.size,
-    modtime: stat.mtimeMs,
-    etag: entityTag(stat.version),
-    contentType: mediaTypeByExtension(file),
-    open: (range, read) => view.fs.readStream(file, range, read),
-    headers: { 'x-content-type-options': 'nosniff' },
-    renderError: bytesRouteError,
-  });
+  return serveFileBytes(request, served);
 }

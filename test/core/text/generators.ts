@@ -4,7 +4,7 @@
  * byte soup that is UTF-8 most of the time.
  */
 import type { ByteRange, FileSystem } from '../../../adapters/fs/file-system.ts';
-import { withOverrides } from '../../support/read-backends.ts';
+import { withOverrides } from '../../support/with-overrides.ts';
 
 /** mulberry32: a tiny seeded PRNG, so a failing round can be replayed. */
 export function seededRandom(seed: number): () => number {

@@ -9,7 +9,7 @@ import type { FileSystem } from '../../../adapters/fs/file-system.ts';
 import { MemoryFileSystem } from '../../../adapters/fs/memory-file-system.ts';
 import { NodeFileSystem } from '../../../adapters/fs/node-file-system.ts';
 import { readLinePage, type LinePage } from '../../../core/text/line-page.ts';
-import { withOverrides } from '../../support/read-backends.ts';
+import { withOverrides } from '../../support/with-overrides.ts';
 import { countingFileSystem, randomBytesFrom, seededRandom } from './generators.ts';
 
 const encoder = new TextEncoder();

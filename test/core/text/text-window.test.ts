@@ -6,7 +6,7 @@ import type { FileSystem } from '../../../adapters/fs/file-system.ts';
 import { MemoryFileSystem } from '../../../adapters/fs/memory-file-system.ts';
 import { NodeFileSystem } from '../../../adapters/fs/node-file-system.ts';
 import { readTextWindow, type TextWindowRequest } from '../../../core/text/text-window.ts';
-import { withOverrides } from '../../support/read-backends.ts';
+import { withOverrides } from '../../support/with-overrides.ts';
 import { randomText, seededRandom } from './generators.ts';
 
 const encoder = new TextEncoder();

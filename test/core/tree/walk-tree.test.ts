@@ -5,12 +5,12 @@ import { createIgnoreRules } from '../../../core/ignore/ignore-rules.ts';
 import type { TreeEntry } from '../../../core/tree/tree-entry.ts';
 import { treePlace } from '../../../core/tree/tree-place.ts';
 import { walkTree } from '../../../core/tree/walk-tree.ts';
-import { BACKENDS, buildTree, type BuiltTree, type Spec } from '../../support/tree-backends.ts';
+import { BACKENDS, buildTree, seedTree, type BuiltTree, type Seed } from '../../support/backends.ts';
 
 const ROOT_GITIGNORE = 'dist/\n*.log\n!keep.log\n';
 
 /** Every rule at once: ignore sources, a re-included folder, a virtualenv, each kind of link, the agents folder. */
-const FULL: Spec = {
+const FULL: Seed = {
   'b.txt': 'bb',
   'a.md': 'a',
   '.gitignore': ROOT_GITIGNORE,
@@ -84,13 +84,13 @@ const FULL_TREE: TreeEntry[] = [
   file('keep.log', 1),
 ];
 
-for (const [backend, build] of BACKENDS) {
+for (const backend of BACKENDS) {
   describe(`walkTree over ${backend}`, () => {
     let built: BuiltTree | undefined;
     afterEach(() => built?.cleanup());
 
-    const walk = async (spec: Spec, budget = 5000, concurrency?: number) => {
-      built = await build(spec);
+    const walk = async (spec: Seed, budget = 5000, concurrency?: number) => {
+      built = await buildTree(backend, spec);
       const place = await treePlace(built.fs, built.root, `${built.root}/.agents`);
       return walkTree(place, { budget, rules: createIgnoreRules(built.fs, built.root), concurrency });
     };
@@ -100,7 +100,7 @@ for (const [backend, build] of BACKENDS) {
     });
 
     it('gives the same answer whatever the read-ahead concurrency', async () => {
-      const spec: Spec = {};
+      const spec: Seed = {};
       for (let i = 0; i < 30; i++) for (let j = 0; j < (i % 7) + 1; j++) spec[`d${i}/e${j}/f${(i * j) % 5}.txt`] = 'x'.repeat(j);
       const one = await walk(spec, 120, 1);
       await built!.cleanup();
@@ -119,7 +119,7 @@ for (const [backend, build] of BACKENDS) {
     });
 
     it('leaves a folder closed when its entries do not all fit, and fills the budget with later ones', async () => {
-      const spec: Spec = {
+      const spec: Seed = {
         'big/1': '', 'big/2': '', 'big/3': '',
         'small/1': '',
         'tiny/deep/x': '',
@@ -138,7 +138,7 @@ for (const [backend, build] of BACKENDS) {
     });
 
     it('opens breadth-first: a shallow folder gets the budget before a deeper one', async () => {
-      const spec: Spec = { 'a/deep/1': '', 'a/deep/2': '', 'b/1': '', 'b/2': '' };
+      const spec: Seed = { 'a/deep/1': '', 'a/deep/2': '', 'b/1': '', 'b/2': '' };
       // root 2 + a 1 + b 2 = 5; a/deep (2 entries) would need 7.
       expect(await walk(spec, 6)).toEqual({
         tree: [dir('a', { children: [dir('a/deep')] }), dir('b', { children: [file('b/1', 0), file('b/2', 0)] })],
@@ -147,17 +147,17 @@ for (const [backend, build] of BACKENDS) {
     });
 
     it('shows an empty folder as opened with no children, until the budget is spent', async () => {
-      expect(await walk({ 'e': { dir: true }, 'f.txt': '' }, 3)).toEqual({
+      expect(await walk({ 'e/': '', 'f.txt': '' }, 3)).toEqual({
         tree: [dir('e', { children: [] }), file('f.txt', 0)],
         hidden: 0,
       });
       await built!.cleanup();
       // Spent by the root: the walk stops, and even an empty folder stays closed.
-      expect(await walk({ 'e': { dir: true }, 'f.txt': '' }, 2)).toEqual({ tree: [dir('e'), file('f.txt', 0)], hidden: 0 });
+      expect(await walk({ 'e/': '', 'f.txt': '' }, 2)).toEqual({ tree: [dir('e'), file('f.txt', 0)], hidden: 0 });
     });
 
     it('never enters a link to the root or a link to a link-opened folder twice', async () => {
-      const spec: Spec = { 'p/x': '', 'l1': { link: 'p' }, 'l2': { link: './p' }, 'self': { link: '.' } };
+      const spec: Seed = { 'p/x': '', 'l1': { link: 'p' }, 'l2': { link: './p' }, 'self': { link: '.' } };
       expect(await walk(spec)).toEqual({
         tree: [
           dir('l1', { link: { to: 'p' }, children: [file('l1/x', 0)] }),
@@ -170,7 +170,7 @@ for (const [backend, build] of BACKENDS) {
     });
 
     it('matches links by their target kind for ignore rules: a linked folder can be ignored', async () => {
-      const spec: Spec = { '.gitignore': 'out/\n', 'real/a': '', 'out': { link: 'real' } };
+      const spec: Seed = { '.gitignore': 'out/\n', 'real/a': '', 'out': { link: 'real' } };
       expect((await walk(spec)).tree).toEqual([
         dir('out', { ignored: true, link: { to: 'real' } }),
         dir('real', { children: [file('real/a', 0)] }),
@@ -179,7 +179,7 @@ for (const [backend, build] of BACKENDS) {
     });
 
     it('throws the root’s own failure (an FsError)', async () => {
-      built = await build({});
+      built = await buildTree(backend, {});
       const place = await treePlace(built.fs, `${built.root}/missing`, `${built.root}/.agents`);
       const error = await walkTree(place, { budget: 10, rules: createIgnoreRules(built.fs, place.root) }).catch((e: unknown) => e);
       expect(isFsError(error, 'not-found')).toBe(true);
@@ -190,7 +190,7 @@ for (const [backend, build] of BACKENDS) {
 describe('walkTree: an unreadable folder stays closed', () => {
   it('on the memory backend (permissions enforced)', async () => {
     const fs = new MemoryFileSystem();
-    await buildTree(fs, '/ws', { 'locked/secret': 's', 'open/a': '' });
+    await seedTree(fs, '/ws', { 'locked/secret': 's', 'open/a': '' });
     await fs.chmod('/ws/locked', 0o000);
     const place = await treePlace(fs, '/ws', '/ws/.agents');
     expect(await walkTree(place, { budget: 100, rules: createIgnoreRules(fs, '/ws') })).toEqual({

@@ -10,7 +10,7 @@ import type { FeedFrame } from '../../../core/changes/change-feed.ts';
 import { createWorkspaceApp, type WorkspaceApp, type WorkspaceAppOptions } from '../../../runtime/app.ts';
 import { startNodeServer, type NodeServer } from '../../../runtime/node/server.ts';
 import { waitFor } from '../../support/processes.ts';
-import { withOverrides } from '../../support/read-backends.ts';
+import { withOverrides } from '../../support/with-overrides.ts';
 import { q, request, tempWorkspace, TEST_TOKEN } from '../../support/workspace.ts';
 
 const sh = promisify(execFile);

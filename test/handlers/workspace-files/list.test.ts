@@ -1,15 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FileSystem } from '../../../adapters/fs/file-system.ts';
-import {
-  BACKENDS,
-  createFixture,
-  filesError,
-  withOverrides,
-  type Fixture,
-  type FixtureOptions,
-  type Seed,
-} from '../../support/read-backends.ts';
+import { BACKENDS, createFixture, filesError, type Fixture, type FixtureOptions, type Seed } from '../../support/backends.ts';
+import { withOverrides } from '../../support/with-overrides.ts';
 
 const seed: Seed = {
   'b.txt': 'bee',

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { BACKENDS, createFixture, filesError, type Fixture, type FixtureOptions, type Seed } from '../../support/read-backends.ts';
+import { BACKENDS, createFixture, filesError, type Fixture, type FixtureOptions, type Seed } from '../../support/backends.ts';
 
 const binary = new Uint8Array(300).map((_, i) => (i * 37) & 0xff); // NULs and every high byte
 const seed: Seed = {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { BACKENDS, createFixture, filesError, type Fixture, type FixtureOptions, type Seed } from '../../support/read-backends.ts';
+import { BACKENDS, createFixture, filesError, type Fixture, type FixtureOptions, type Seed } from '../../support/backends.ts';
 
 const seed: Seed = {
   'log.txt': 'one\ntwo\r\nthree\n\nfive',

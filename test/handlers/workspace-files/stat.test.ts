@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BACKENDS, createFixture, filesError, type Fixture } from '../../support/read-backends.ts';
+import { BACKENDS, createFixture, filesError, type Fixture } from '../../support/backends.ts';
 
 const seed = {
   'a.txt': 'hello\n',

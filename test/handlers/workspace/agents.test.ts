@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { orpcError } from '../../support/intentic-contract.ts';
 import { request, q } from '../../support/workspace.ts';
-import { backends, type Backend } from './backends.ts';
+import { BACKENDS, createFixture, type Fixture } from '../../support/backends.ts';
 
 const seed = {
   'README.md': 'shared readme\n',
@@ -17,8 +17,8 @@ async function failure(call: Promise<unknown>) {
   return { code: error.code, status: error.status, message: error.message };
 }
 
-describe.each(backends)('/workspace/agents through the Intentic client ($name)', (factory) => {
-  let b: Backend;
+describe.each(BACKENDS)('/workspace/agents through the Intentic client (%s)', (backend) => {
+  let b: Fixture;
   afterEach(() => b.cleanup());
 
   async function upload(agent: string | undefined, path: string, body: string): Promise<Response> {
@@ -26,7 +26,7 @@ describe.each(backends)('/workspace/agents through the Intentic client ($name)',
   }
 
   it('creates a copy once: a second create is CONFLICT, in an oRPC error body', async () => {
-    b = await factory.create(seed);
+    b = await createFixture(backend, seed);
     const { workspace } = b.client;
     expect(await workspace.createAgent({ agent: 'a1' })).toEqual({ ok: true });
     expect(await failure(workspace.createAgent({ agent: 'a1' }))).toEqual({
@@ -52,7 +52,7 @@ describe.each(backends)('/workspace/agents through the Intentic client ($name)',
   });
 
   it("reads with agent see the agent's own edits, the shared tree does not; paths the copy lacks fall back", async () => {
-    b = await factory.create(seed);
+    b = await createFixture(backend, seed);
     const { workspace } = b.client;
     await workspace.createAgent({ agent: 'a1' });
     expect((await upload('a1', 'README.md', 'agent readme\n')).status).toBe(200);
@@ -81,7 +81,7 @@ describe.each(backends)('/workspace/agents through the Intentic client ($name)',
   });
 
   it("an agent's delete removes the entry from its view only", async () => {
-    b = await factory.create(seed);
+    b = await createFixture(backend, seed);
     const { workspace } = b.client;
     await workspace.createAgent({ agent: 'a1' });
     expect(await workspace.delete({ agent: 'a1', path: 'node_modules' })).toEqual({ ok: true });
@@ -100,7 +100,7 @@ describe.each(backends)('/workspace/agents through the Intentic client ($name)',
   });
 
   it('delete removes the copy; the agent is NOT_FOUND afterwards, for reads and a second delete', async () => {
-    b = await factory.create(seed);
+    b = await createFixture(backend, seed);
     const { workspace } = b.client;
     await workspace.createAgent({ agent: 'a1' });
     await workspace.delete({ agent: 'a1', path: 'README.md' });
@@ -118,7 +118,7 @@ describe.each(backends)('/workspace/agents through the Intentic client ($name)',
   });
 
   it('an unknown agent is NOT_FOUND naming it', async () => {
-    b = await factory.create(seed);
+    b = await createFixture(backend, seed);
     const { workspace } = b.client;
     expect(await failure(workspace.file({ agent: 'nobody', path: 'README.md' }))).toEqual({
       code: 'NOT_FOUND',
@@ -133,7 +133,7 @@ describe.each(backends)('/workspace/agents through the Intentic client ($name)',
   });
 
   it('malformed ids are BAD_REQUEST, with the issue, and create nothing', async () => {
-    b = await factory.create(seed);
+    b = await createFixture(backend, seed);
     const { workspace } = b.client;
     const message = 'invalid body: agent: agent must match ^[a-zA-Z0-9][a-zA-Z0-9_-]{0,63}$';
     for (const agent of ['-lead', '_x', 'a'.repeat(65), 'a/b', 'a.b', '', 'é']) {
@@ -164,7 +164,7 @@ describe.each(backends)('/workspace/agents through the Intentic client ($name)',
   });
 
   it('a plain copy above the copy caps is PAYLOAD_TOO_LARGE and leaves nothing', async () => {
-    b = await factory.create(seed, { limits: { maxCopyEntries: 3 } });
+    b = await createFixture(backend, seed, { limits: { maxCopyEntries: 3 } });
     expect(await failure(b.client.workspace.createAgent({ agent: 'big' }))).toEqual({
       code: 'PAYLOAD_TOO_LARGE',
       status: 413,
@@ -186,8 +186,7 @@ describe('/workspace/agents over a git repository (node, with the git worktree a
         encoding: 'utf8',
         env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@e', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@e' },
       }).trim();
-    const { nodeBackend } = await import('./backends.ts');
-    const b = await nodeBackend.create({ 'README.md': 'committed\n' }, { worktrees: new GitWorktreeAdapter() });
+    const b = await createFixture('node', { 'README.md': 'committed\n' }, { worktrees: new GitWorktreeAdapter() });
     try {
       git(b.root, 'init', '-q', '-b', 'main');
       git(b.root, 'add', '-A');
@@ -205,9 +204,9 @@ describe('/workspace/agents over a git repository (node, with the git worktree a
   });
 });
 
-describe.each(backends)("GET /workspace-files/changes?agent= speaks the agent's view ($name)", (factory) => {
+describe.each(BACKENDS)("GET /workspace-files/changes?agent= speaks the agent's view (%s)", (backend) => {
   it("reports the agent's writes at the overlaid path, and not the shared writes its own copy hides", async () => {
-    const b = await factory.create(seed);
+    const b = await createFixture(backend, seed);
     try {
       await b.client.workspace.createAgent({ agent: 'a1' });
       const response = await b.app.fetch(request(`/workspace-files/changes${q({ agent: 'a1' })}`));

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { intenticClient, orpcError } from '../../support/intentic-contract.ts';
-import { appOver, BACKENDS, type BuiltTree, type Spec } from '../../support/tree-backends.ts';
+import { appOver, BACKENDS, buildTree, type BuiltTree, type Seed } from '../../support/backends.ts';
 import { q, request } from '../../support/workspace.ts';
 
-const SPEC: Spec = {
+const SPEC: Seed = {
   '.gitignore': '*.log\n',
   'src/.gitignore': '!keep.log\n',
   'src/app.ts': 'app',
@@ -12,20 +12,20 @@ const SPEC: Spec = {
   'src/util/x.ts': 'x',
   'node_modules/left-pad/index.js': 'i',
   'node_modules/left-pad/package.json': '{}',
-  'node_modules/.bin': { dir: true },
+  'node_modules/.bin/': '',
   'a.txt': 'aaaa',
   'lib': { link: 'src' },
   'out': { link: '../..' },
   '.agents/a1/src/app.ts': 'agent',
 };
 
-for (const [backend, build] of BACKENDS) {
+for (const backend of BACKENDS) {
   describe(`GET /workspace/children (${backend})`, () => {
     let built: BuiltTree;
     afterEach(() => built.cleanup());
     const children = (path: string, overrides = {}) => intenticClient(appOver(built, overrides)).workspace.children({ path });
     const fresh = async () => {
-      built = await build(SPEC);
+      built = await buildTree(backend, SPEC);
     };
 
     it('lists a folder’s direct entries in the tree’s shape, without children, nested rules applied', async () => {
@@ -140,7 +140,7 @@ describe('GET /workspace/children: bad input on the wire', () => {
   afterEach(() => built.cleanup());
 
   it('refuses a missing path, a NUL byte and a repeated parameter with oRPC error bodies', async () => {
-    built = await BACKENDS[1]![1]({ 'a/b': '' });
+    built = await buildTree('memory', { 'a/b': '' });
     const app = appOver(built);
     const missing = await app.fetch(request('/workspace/children'));
     expect(missing.status).toBe(400);

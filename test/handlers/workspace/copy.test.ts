@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { backends, failure, makeFifo, nodeBackend, type Backend, type Seed } from './backends.ts';
+import { BACKENDS, createFixture, failure, makeFifo, type Fixture, type Seed } from '../../support/backends.ts';
 
 const seed: Seed = {
   'a.txt': 'A',
@@ -37,10 +37,10 @@ const copiedAs = (from: string, to: string) =>
       .map(([k, v]) => [to + k.slice(from.length), v]),
   );
 
-describe.each(backends)('POST /workspace/copy ($name)', (factory) => {
-  let b: Backend;
+describe.each(BACKENDS)('POST /workspace/copy (%s)', (backend) => {
+  let b: Fixture;
   afterEach(() => b.cleanup());
-  const setup = async (options = {}) => (b = await factory.create(seed, options));
+  const setup = async (options = {}) => (b = await createFixture(backend, seed, options));
   const error = (code: string, status: number, message: string) => ({ code, status, message, data: undefined });
   const bad = (message: string) => error('BAD_REQUEST', 400, message);
 
@@ -173,11 +173,11 @@ describe.each(backends)('POST /workspace/copy ($name)', (factory) => {
 });
 
 describe('POST /workspace/copy on the real disk', () => {
-  let b: Backend;
+  let b: Fixture;
   afterEach(() => b.cleanup());
 
   it('refuses a tree holding a FIFO before copying anything', async () => {
-    b = await nodeBackend.create(seed);
+    b = await createFixture('node', seed);
     makeFifo(join(b.root, 'src/lib/pipe'));
     const before = await b.tree();
     expect(await failure(b.client.workspace.copy({ from: 'src', to: 'new/src-copy' }))).toEqual({
@@ -190,7 +190,7 @@ describe('POST /workspace/copy on the real disk', () => {
   });
 
   it('removes everything it wrote when the copy fails midway (a path too long at the new depth)', async () => {
-    b = await nodeBackend.create(seed);
+    b = await createFixture('node', seed);
     // A source whose deepest path is 4080 bytes: legal where it is, but the copy is built under a staging
     // name 27 bytes longer than "deep", so the deepest copy passes Linux's PATH_MAX (4096) — after the
     // shallower entries were copied.

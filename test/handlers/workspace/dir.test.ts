@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { backends, failure, type Backend, type Seed } from './backends.ts';
+import { BACKENDS, createFixture, failure, type Fixture, type Seed } from '../../support/backends.ts';
 
 const seed: Seed = {
   'a.txt': 'A',
@@ -19,10 +19,10 @@ const seeded = {
   'to-linked': '-> linked',
 };
 
-describe.each(backends)('POST /workspace/dir ($name)', (factory) => {
-  let b: Backend;
+describe.each(BACKENDS)('POST /workspace/dir (%s)', (backend) => {
+  let b: Fixture;
   afterEach(() => b.cleanup());
-  const setup = async () => (b = await factory.create(seed));
+  const setup = async () => (b = await createFixture(backend, seed));
 
   it('makes the folder and every missing parent', async () => {
     await setup();
@@ -122,7 +122,7 @@ describe.each(backends)('POST /workspace/dir ($name)', (factory) => {
   });
 
   it('is PAYLOAD_TOO_LARGE for a body over the cap, making nothing', async () => {
-    b = await factory.create(seed, { limits: { maxBodyBytes: 64 } });
+    b = await createFixture(backend, seed, { limits: { maxBodyBytes: 64 } });
     expect(await failure(b.client.workspace.mkdir({ path: 'x'.repeat(100) }))).toEqual({
       code: 'PAYLOAD_TOO_LARGE',
       status: 413,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { backends, failure, type Backend, type Seed } from './backends.ts';
+import { BACKENDS, createFixture, failure, type Fixture, type Seed } from '../../support/backends.ts';
 
 const seed: Seed = {
   'a.txt': 'A',
@@ -29,10 +29,10 @@ const seeded = {
 };
 const without = (...keys: string[]) => Object.fromEntries(Object.entries(seeded).filter(([k]) => !keys.includes(k)));
 
-describe.each(backends)('DELETE /workspace/entry ($name)', (factory) => {
-  let b: Backend;
+describe.each(BACKENDS)('DELETE /workspace/entry (%s)', (backend) => {
+  let b: Fixture;
   afterEach(() => b.cleanup());
-  const setup = async () => (b = await factory.create(seed));
+  const setup = async () => (b = await createFixture(backend, seed));
   const bad = (message: string) => ({ code: 'BAD_REQUEST', status: 400, message, data: undefined });
 
   it('removes a file', async () => {

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { orpcError } from '../../support/intentic-contract.ts';
-import { BACKENDS, createFixture, type Fixture, type FixtureOptions, type Seed } from '../../support/read-backends.ts';
+import { BACKENDS, createFixture, type Fixture, type FixtureOptions, type Seed } from '../../support/backends.ts';
 import { request } from '../../support/workspace.ts';
 
 const seed: Seed = {

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { intenticClient } from '../../support/intentic-contract.ts';
-import { backends, failure, makeFifo, nodeBackend, type Backend, type Seed } from './backends.ts';
+import { BACKENDS, createFixture, failure, makeFifo, type Fixture, type Seed } from '../../support/backends.ts';
 
 const HOUR = 60 * 60 * 1000;
 const seed: Seed = {
@@ -12,10 +12,10 @@ const seed: Seed = {
   dangling: { link: 'nowhere.mp4' },
 };
 
-describe.each(backends)('POST /workspace/media-ticket ($name), through the Intentic client', (factory) => {
-  let b: Backend;
+describe.each(BACKENDS)('POST /workspace/media-ticket (%s), through the Intentic client', (backend) => {
+  let b: Fixture;
   afterEach(() => b.cleanup());
-  const setup = async (options = {}) => (b = await factory.create(seed, options));
+  const setup = async (options = {}) => (b = await createFixture(backend, seed, options));
 
   it('mints {ticket, expiresAt}: the expiry one hour from now by default, in ms since the epoch', async () => {
     await setup();
@@ -134,11 +134,11 @@ describe.each(backends)('POST /workspace/media-ticket ($name), through the Inten
 });
 
 describe('POST /workspace/media-ticket (node): special files', () => {
-  let b: Backend;
+  let b: Fixture;
   afterEach(() => b.cleanup());
 
   it('a FIFO is BAD_REQUEST, and minting does not open it', async () => {
-    b = await nodeBackend.create({});
+    b = await createFixture('node', {});
     makeFifo(join(b.root, 'pipe.mp4'));
     expect(await failure(b.client.workspace.mediaTicket({ path: 'pipe.mp4' }))).toEqual({
       code: 'BAD_REQUEST',

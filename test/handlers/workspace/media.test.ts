@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createMediaTickets } from '../../../core/media/media-tickets.ts';
 import { startNodeServer, type NodeServer } from '../../../runtime/node/server.ts';
 import { q, TEST_TOKEN } from '../../support/workspace.ts';
-import { backends, nodeBackend, type Backend, type Seed } from './backends.ts';
+import { BACKENDS, createFixture, type Fixture, type Seed } from '../../support/backends.ts';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz';
 const KEY = Uint8Array.from({ length: 32 }, (_, i) => 200 - i);
@@ -24,10 +24,10 @@ const seed: Seed = {
 
 const textOf = async (res: Response) => new TextDecoder().decode(await res.arrayBuffer());
 
-describe.each(backends)('GET|HEAD /workspace/media ($name)', (factory) => {
-  let b: Backend;
+describe.each(BACKENDS)('GET|HEAD /workspace/media (%s)', (backend) => {
+  let b: Fixture;
   afterEach(() => b.cleanup());
-  const setup = async (options = {}) => (b = await factory.create(seed, { mediaTicketKey: KEY, ...options }));
+  const setup = async (options = {}) => (b = await createFixture(backend, seed, { mediaTicketKey: KEY, ...options }));
 
   const ticketFor = async (path: string) => (await b.client.workspace.mediaTicket({ path })).ticket;
   /** A media element's request: no token, no auth header of any kind. */
@@ -253,7 +253,7 @@ describe.each(backends)('GET|HEAD /workspace/media ($name)', (factory) => {
       const ticket = await ticketFor('clip.mp4');
       const before = await media({ path: 'clip.mp4', ticket });
       expect([before.status, await textOf(before)]).toEqual([200, ALPHABET]);
-      const restarted = await factory.create(seed);
+      const restarted = await createFixture(backend, seed);
       try {
         const res = await restarted.app.fetch(new Request(`http://localhost/workspace/media${q({ path: 'clip.mp4', ticket })}`));
         expect(res.status).toBe(401);
@@ -308,7 +308,7 @@ describe.each(backends)('GET|HEAD /workspace/media ($name)', (factory) => {
 });
 
 describe('/workspace/media over a real server (Node)', () => {
-  let b: Backend;
+  let b: Fixture;
   let server: NodeServer;
   afterEach(async () => {
     await server.close();
@@ -316,7 +316,7 @@ describe('/workspace/media over a real server (Node)', () => {
   });
 
   it('streams a multi-megabyte binary file in ranges to an ordinary fetch, with no token', async () => {
-    b = await nodeBackend.create({});
+    b = await createFixture('node', {});
     const bytes = new Uint8Array(3 * 1024 * 1024 + 17).map((_, i) => (i * 31 + (i >> 9)) & 0xff);
     await writeFile(join(b.root, 'big.webm'), bytes);
     server = await startNodeServer({ root: b.root, auth: { token: TEST_TOKEN }, port: 0 });

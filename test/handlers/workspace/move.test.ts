@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { backends, failure, type Backend, type Seed } from './backends.ts';
+import { BACKENDS, createFixture, failure, type Fixture, type Seed } from '../../support/backends.ts';
 
 const seed: Seed = {
   'a.txt': 'A',
@@ -25,10 +25,10 @@ const seeded: Record<string, unknown> = {
 };
 const without = (...keys: string[]) => Object.fromEntries(Object.entries(seeded).filter(([k]) => !keys.includes(k)));
 
-describe.each(backends)('POST /workspace/move ($name)', (factory) => {
-  let b: Backend;
+describe.each(BACKENDS)('POST /workspace/move (%s)', (backend) => {
+  let b: Fixture;
   afterEach(() => b.cleanup());
-  const setup = async () => (b = await factory.create(seed));
+  const setup = async () => (b = await createFixture(backend, seed));
   const error = (code: string, status: number, message: string) => ({ code, status, message, data: undefined });
   const bad = (message: string) => error('BAD_REQUEST', 400, message);
 

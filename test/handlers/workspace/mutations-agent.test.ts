@@ -3,7 +3,7 @@
  * the shared tree, and the agent's own view reflects them.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { backends, failure, type Backend, type Seed } from './backends.ts';
+import { BACKENDS, createFixture, failure, type Fixture, type Seed } from '../../support/backends.ts';
 
 const seed: Seed = {
   'a.txt': 'A',
@@ -21,14 +21,14 @@ const shared = {
   src: '<dir>',
   'src/app.ts': 'app',
 };
-const sharedTree = async (b: Backend) =>
+const sharedTree = async (b: Fixture) =>
   Object.fromEntries(Object.entries(await b.tree()).filter(([k]) => k !== '.agents' && !k.startsWith('.agents/')));
 
-describe.each(backends)('tree mutations with agent ($name)', (factory) => {
-  let b: Backend;
+describe.each(BACKENDS)('tree mutations with agent (%s)', (backend) => {
+  let b: Fixture;
   afterEach(() => b.cleanup());
   const setup = async () => {
-    b = await factory.create(seed);
+    b = await createFixture(backend, seed);
     expect(await b.client.workspace.createAgent({ agent: 'bob' })).toEqual({ ok: true });
   };
   const read = (path: string) => b.client.workspace.file({ path, agent: 'bob' });
@@ -92,12 +92,12 @@ describe.each(backends)('tree mutations with agent ($name)', (factory) => {
   });
 });
 
-describe.each(backends)('an agents folder below a workspace folder ($name)', (factory) => {
-  let b: Backend;
+describe.each(BACKENDS)('an agents folder below a workspace folder (%s)', (backend) => {
+  let b: Fixture;
   afterEach(() => b.cleanup());
 
   it('refuses to delete, move or copy a folder that contains it', async () => {
-    b = await factory.create({ 'tools/run.sh': 'echo', 'tools/agents/': '' }, { agentsDir: 'tools/agents' });
+    b = await createFixture(backend, { 'tools/run.sh': 'echo', 'tools/agents/': '' }, { agentsDir: 'tools/agents' });
     const before = await b.tree();
     const contains = {
       code: 'BAD_REQUEST',

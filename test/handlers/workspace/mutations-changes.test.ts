@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Change, ChangeSubscription, FeedFrame } from '../../../core/changes/change-feed.ts';
-import { backends, type Backend } from './backends.ts';
+import { BACKENDS, createFixture, type Fixture } from '../../support/backends.ts';
 
 /**
  * Reads a subscription without blocking: `queued()` returns the changes already queued (a 0 ms timer lets
@@ -30,8 +30,8 @@ function reader(subscription: ChangeSubscription): { queued(): Promise<Change[]>
   };
 }
 
-describe.each(backends)('tree mutations in the change feed ($name)', (factory) => {
-  let b: Backend;
+describe.each(BACKENDS)('tree mutations in the change feed (%s)', (backend) => {
+  let b: Fixture;
   let subscription: ChangeSubscription | undefined;
   afterEach(async () => {
     subscription?.close();
@@ -39,7 +39,7 @@ describe.each(backends)('tree mutations in the change feed ($name)', (factory) =
   });
 
   it('reports what each call made and removed, before it answers', async () => {
-    b = await factory.create({ 'a.txt': 'A', 'src/app.ts': 'app' });
+    b = await createFixture(backend, { 'a.txt': 'A', 'src/app.ts': 'app' });
     const at = (rel: string) => `${b.root}/${rel}`;
     const present = (rel: string) => ({ absolutePath: at(rel), version: expect.any(String) });
     const absent = (rel: string) => ({ absolutePath: at(rel), absent: true });

@@ -5,7 +5,7 @@ import type { ByteRange } from '../../../adapters/fs/file-system.ts';
 import { MemoryFileSystem } from '../../../adapters/fs/memory-file-system.ts';
 import { createWorkspaceApp } from '../../../runtime/app.ts';
 import { q, request, TEST_TOKEN } from '../../support/workspace.ts';
-import { backends, makeFifo, nodeBackend, type Backend, type Seed } from './backends.ts';
+import { BACKENDS, createFixture, makeFifo, type Fixture, type Seed } from '../../support/backends.ts';
 
 const MiB = 1024 * 1024;
 const TYPES: Array<[string, string]> = [
@@ -57,10 +57,10 @@ const seed: Seed = {
 
 const textOf = async (res: Response) => new TextDecoder().decode(await res.arrayBuffer());
 
-describe.each(backends)('GET /workspace/raw ($name)', (factory) => {
-  let b: Backend;
+describe.each(BACKENDS)('GET /workspace/raw (%s)', (backend) => {
+  let b: Fixture;
   afterEach(() => b.cleanup());
-  const setup = async (options = {}) => (b = await factory.create(seed, options));
+  const setup = async (options = {}) => (b = await createFixture(backend, seed, options));
   const raw = (params: Record<string, string>, headers: Record<string, string> = {}) =>
     b.app.fetch(request('/workspace/raw' + q(params), { headers }));
 
@@ -207,11 +207,11 @@ describe.each(backends)('GET /workspace/raw ($name)', (factory) => {
 });
 
 describe('GET /workspace/raw (node): the disk', () => {
-  let b: Backend;
+  let b: Fixture;
   afterEach(() => b.cleanup());
 
   it('returns binary bytes exactly', async () => {
-    b = await nodeBackend.create({});
+    b = await createFixture('node', {});
     const bytes = Uint8Array.from({ length: 70_000 }, (_, i) => (i * 13) & 0xff);
     await writeFile(join(b.root, 'blob.webp'), bytes);
     const res = await b.app.fetch(request('/workspace/raw' + q({ path: 'blob.webp' })));
@@ -220,7 +220,7 @@ describe('GET /workspace/raw (node): the disk', () => {
   });
 
   it('reads the file for the client in 1 MiB chunks (SERVE_READ reaches the disk through the app’s wrappers)', async () => {
-    b = await nodeBackend.create({});
+    b = await createFixture('node', {});
     const bytes = Uint8Array.from({ length: 2 * MiB + 5 }, (_, i) => (i * 3) & 0xff);
     await writeFile(join(b.root, 'clip.mp4'), bytes);
     const res = await b.app.fetch(request('/workspace/raw' + q({ path: 'clip.mp4' })));
@@ -231,7 +231,7 @@ describe('GET /workspace/raw (node): the disk', () => {
   });
 
   it('the default cap is 25 MiB: a (sparse) file one byte over is 413', async () => {
-    b = await nodeBackend.create({ 'huge.mp4': '' });
+    b = await createFixture('node', { 'huge.mp4': '' });
     await truncate(join(b.root, 'huge.mp4'), 25 * MiB + 1);
     const res = await b.app.fetch(request('/workspace/raw' + q({ path: 'huge.mp4' })));
     expect([res.status, await res.json()]).toEqual([
@@ -241,7 +241,7 @@ describe('GET /workspace/raw (node): the disk', () => {
   });
 
   it('a FIFO is 400 and is never opened', async () => {
-    b = await nodeBackend.create({});
+    b = await createFixture('node', {});
     makeFifo(join(b.root, 'pipe.png'));
     const res = await b.app.fetch(request('/workspace/raw' + q({ path: 'pipe.png' })));
     expect([res.status, await res.json()]).toEqual([400, { error: 'not a regular file: pipe.png' }]);

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { intenticClient } from '../../support/intentic-contract.ts';
-import { appOver, BACKENDS, type BuiltTree, type Spec } from '../../support/tree-backends.ts';
+import { appOver, BACKENDS, buildTree, type BuiltTree, type Seed } from '../../support/backends.ts';
 import { q, request } from '../../support/workspace.ts';
 
-const SPEC: Spec = {
+const SPEC: Seed = {
   'README.md': '',
   'packages/web/src/app.ts': '',
   'packages/api/src/server/main.ts': '',
@@ -27,7 +27,7 @@ const SPEC: Spec = {
   '.agents/a1/only-agent/thing.ts': '',
 };
 
-for (const [backend, build] of BACKENDS) {
+for (const backend of BACKENDS) {
   describe(`GET /workspace/resolve (${backend})`, () => {
     let built: BuiltTree;
     afterEach(() => built.cleanup());
@@ -35,7 +35,7 @@ for (const [backend, build] of BACKENDS) {
       intenticClient(appOver(built, overrides)).workspace.resolve({ path });
 
     it('answers the path as written: root-relative, absolute under the root, ./ and \\ normalised', async () => {
-      built = await build(SPEC);
+      built = await buildTree(backend, SPEC);
       expect(await resolve('lib/util.ts')).toEqual({ path: 'lib/util.ts' });
       expect(await resolve('./lib//util.ts')).toEqual({ path: 'lib/util.ts' });
       expect(await resolve('lib\\util.ts')).toEqual({ path: 'lib/util.ts' });
@@ -45,13 +45,13 @@ for (const [backend, build] of BACKENDS) {
     });
 
     it('resolves any existing file as written, ignored ones included', async () => {
-      built = await build(SPEC);
+      built = await buildTree(backend, SPEC);
       expect(await resolve('node_modules/pkg/src/index.js')).toEqual({ path: 'node_modules/pkg/src/index.js' });
       expect(await resolve('vendor-ignored/v/lib.ts')).toEqual({ path: 'vendor-ignored/v/lib.ts' });
     });
 
     it('matches the written path as a tail of the real one, on a segment boundary', async () => {
-      built = await build(SPEC);
+      built = await buildTree(backend, SPEC);
       expect(await resolve('src/app.ts')).toEqual({ path: 'packages/web/src/app.ts' });
       expect(await resolve('web\\src\\app.ts')).toEqual({ path: 'packages/web/src/app.ts' });
       expect(await resolve('src/only.ts')).toEqual({}); // xsrc/only.ts is not on a segment boundary
@@ -59,7 +59,7 @@ for (const [backend, build] of BACKENDS) {
     });
 
     it('drops leading segments of a path from elsewhere, up to 6, never below 2', async () => {
-      built = await build(SPEC);
+      built = await buildTree(backend, SPEC);
       expect(await resolve('/home/someone/checkout/packages/web/src/app.ts')).toEqual({ path: 'packages/web/src/app.ts' });
       expect(await resolve('../../elsewhere/lib/util.ts')).toEqual({ path: 'lib/util.ts' });
       // 6 dropped: o1..o6 go, leaving "g/target.ts".
@@ -72,7 +72,7 @@ for (const [backend, build] of BACKENDS) {
     });
 
     it('prefers the longest matching tail, then the shallowest file, then the shorter path, then lexical order', async () => {
-      built = await build(SPEC);
+      built = await buildTree(backend, SPEC);
       // Longest tail first: "api/src/server/main.ts" matches one file before "src/server/main.ts" matches three.
       expect(await resolve('x/api/src/server/main.ts')).toEqual({ path: 'packages/api/src/server/main.ts' });
       // Three matches of src/server/main.ts: z/… is the shallowest.
@@ -82,7 +82,7 @@ for (const [backend, build] of BACKENDS) {
     });
 
     it('never resolves a tail into ignored folders, the agents folder, or through links that leave', async () => {
-      built = await build(SPEC);
+      built = await buildTree(backend, SPEC);
       expect(await resolve('pkg/src/index.js')).toEqual({}); // only inside node_modules
       expect(await resolve('v/lib.ts')).toEqual({}); // only inside a .gitignore'd folder
       expect(await resolve('conf/db.secret')).toEqual({ path: 'conf/db.secret' }); // ignored file, as written
@@ -93,7 +93,7 @@ for (const [backend, build] of BACKENDS) {
     });
 
     it('looks up a path outside the workspace by its tails only, and a folder is not a file', async () => {
-      built = await build(SPEC);
+      built = await buildTree(backend, SPEC);
       expect(await resolve('/etc/passwd')).toEqual({ path: 'etc/passwd' });
       expect(await resolve('/usr/share/nothing-here.txt')).toEqual({});
       expect(await resolve('folder/inner')).toEqual({});
@@ -101,7 +101,7 @@ for (const [backend, build] of BACKENDS) {
     });
 
     it('resolves in an agent’s private copy with agent=', async () => {
-      built = await build(SPEC);
+      built = await buildTree(backend, SPEC);
       const client = intenticClient(appOver(built));
       await client.workspace.createAgent({ agent: 'a2' });
       await client.workspace.mkdir({ agent: 'a2', path: 'agent-made/src/app.ts' });
@@ -111,7 +111,7 @@ for (const [backend, build] of BACKENDS) {
     });
 
     it('walks no more than limits.maxSearchEntries entries for the tails', async () => {
-      built = await build(SPEC);
+      built = await buildTree(backend, SPEC);
       expect(await resolve('g/target.ts', { limits: { maxSearchEntries: 15 } })).toEqual({});
       expect(await resolve('g/target.ts', { limits: { maxSearchEntries: 5000 } })).toEqual({ path: 'deep/a/b/c/d/e/f/g/target.ts' });
     });
@@ -123,7 +123,7 @@ describe('GET /workspace/resolve: bad input on the wire', () => {
   afterEach(() => built.cleanup());
 
   it('refuses a missing path and a NUL byte with oRPC error bodies', async () => {
-    built = await BACKENDS[1]![1]({ 'a/b': '' });
+    built = await buildTree('memory', { 'a/b': '' });
     const app = appOver(built);
     const missing = await app.fetch(request('/workspace/resolve'));
     expect(missing.status).toBe(400);

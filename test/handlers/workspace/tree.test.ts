@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { intenticClient, orpcError, type TreeEntry } from '../../support/intentic-contract.ts';
-import { appOver, BACKENDS, type BuiltTree, type Spec } from '../../support/tree-backends.ts';
+import { appOver, BACKENDS, buildTree, type BuiltTree, type Seed } from '../../support/backends.ts';
 import { request } from '../../support/workspace.ts';
 
-const SPEC: Spec = {
+const SPEC: Seed = {
   '.gitignore': 'build/\n*.log\n',
   'pkg/.gitignore': '!debug.log\n',
   'pkg/debug.log': 'dbg',
@@ -39,19 +39,19 @@ const TREE: TreeEntry[] = [
   { name: 'gone', path: 'gone', type: 'file', link: { to: 'missing.txt', state: 'broken' } },
 ];
 
-for (const [backend, build] of BACKENDS) {
+for (const backend of BACKENDS) {
   describe(`GET /workspace/tree (${backend})`, () => {
     let built: BuiltTree;
     afterEach(() => built.cleanup());
 
     it('answers {root, tree, hidden} through Intentic’s client, the agents folder never listed', async () => {
-      built = await build(SPEC);
+      built = await buildTree(backend, SPEC);
       const result = await intenticClient(appOver(built)).workspace.tree({});
       expect(result).toEqual({ root: built.root, tree: TREE, hidden: 0 });
     });
 
     it('honours limits.maxTreeEntries: the root cut with hidden, folders that do not fit left closed', async () => {
-      built = await build(SPEC);
+      built = await buildTree(backend, SPEC);
       const client = intenticClient(appOver(built, { limits: { maxTreeEntries: 9 } }));
       // 8 root entries, 1 left: no folder's entries fit (docs and pkg hold 4 each).
       const closed = await client.workspace.tree({});
@@ -68,7 +68,7 @@ for (const [backend, build] of BACKENDS) {
     });
 
     it('walks an agent’s private copy with agent=, leaving the shared tree as it was', async () => {
-      built = await build({ 'a.txt': 'a', 'src/x.ts': 'x' });
+      built = await buildTree(backend, { 'a.txt': 'a', 'src/x.ts': 'x' });
       const client = intenticClient(appOver(built));
       await client.workspace.createAgent({ agent: 'a1' });
       await client.workspace.mkdir({ agent: 'a1', path: 'only-agent/inner' });
@@ -88,7 +88,7 @@ for (const [backend, build] of BACKENDS) {
     });
 
     it('answers an unknown agent NOT_FOUND and a malformed one BAD_REQUEST', async () => {
-      built = await build(SPEC);
+      built = await buildTree(backend, SPEC);
       const client = intenticClient(appOver(built));
       const unknown = await orpcError(client.workspace.tree({ agent: 'nobody' }));
       expect([unknown.status, unknown.code]).toEqual([404, 'NOT_FOUND']);
@@ -103,7 +103,7 @@ describe('GET /workspace/tree: bad input and errors on the wire', () => {
   afterEach(() => built.cleanup());
 
   it('refuses a repeated agent parameter with an oRPC error body', async () => {
-    built = await BACKENDS[1]![1]({ 'a.txt': '' });
+    built = await buildTree('memory', { 'a.txt': '' });
     const res = await appOver(built).fetch(request('/workspace/tree?agent=a&agent=b'));
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({
@@ -115,13 +115,13 @@ describe('GET /workspace/tree: bad input and errors on the wire', () => {
   });
 
   it('answers a missing workspace root NOT_FOUND', async () => {
-    built = await BACKENDS[1]![1]({});
+    built = await buildTree('memory', {});
     const error = await orpcError(intenticClient(appOver({ ...built, root: '/nowhere' })).workspace.tree({}));
     expect([error.status, error.code, error.message]).toEqual([404, 'NOT_FOUND', 'no such file or directory']);
   });
 
   it('requires the token', async () => {
-    built = await BACKENDS[1]![1]({});
+    built = await buildTree('memory', {});
     const error = await orpcError(intenticClient(appOver(built), { token: null }).workspace.tree({}));
     expect([error.status, error.code]).toEqual([401, 'UNAUTHORIZED']);
   });
