@@ -2,6 +2,8 @@ import type { FileSystem } from '../adapters/fs/file-system.ts';
 import { ObservedFileSystem } from '../adapters/fs/observed-file-system.ts';
 import { join, normalize } from '../adapters/fs/posix-path.ts';
 import { SerializedFileSystem } from '../adapters/fs/serialized-file-system.ts';
+import type { ZipAdapter } from '../adapters/archive/zip-adapter.ts';
+import type { ProcessAdapter } from '../adapters/process/process-adapter.ts';
 import type { PtyAdapter } from '../adapters/pty/pty-adapter.ts';
 import type { WorktreeAdapter } from '../adapters/git/worktree-adapter.ts';
 import type { WatcherAdapter } from '../adapters/watcher/watcher-adapter.ts';
@@ -10,6 +12,8 @@ import type { ChangeFeed } from '../core/changes/change-feed.ts';
 import { createChangeFeed } from '../core/changes/create-change-feed.ts';
 import { watcherSource } from '../core/changes/watcher-source.ts';
 import { createMediaTickets } from '../core/media/media-tickets.ts';
+import { createTerminalManager } from '../core/terminals/create-terminal-manager.ts';
+import type { TerminalManager } from '../core/terminals/terminal-manager.ts';
 import type { AuthConfig } from './auth.ts';
 import { defaultLimits, type Limits, type WorkspaceContext } from './context.ts';
 import { isUpgradeOriginAllowed, preflight, withCorsHeaders, type OriginPolicy } from './cors.ts';
@@ -37,7 +41,12 @@ export interface WorkspaceAppOptions {
    */
   mediaTicketKey?: Uint8Array;
   home?: string;
+  /** Pseudo-terminals (Node): `/ws/terminal`, `/terminals`, the protocol's `pty_*`. */
   pty?: PtyAdapter;
+  /** One-shot commands (Node): the protocol's `run_command`. */
+  processes?: ProcessAdapter;
+  /** Zip reading (Node): the protocol's `extract_zip`. */
+  zip?: ZipAdapter;
   /** Where agents' private copies live: absolute, or relative to the root (default `.agents`). */
   agentsDir?: string;
   /** Git worktrees for agent copies (Node); without it agents get plain copies of the tree. */
@@ -55,7 +64,9 @@ export interface WorkspaceApp {
   fetch(request: Request, env?: RequestEnv): Promise<Response>;
   /** The change feed every write and (on Node) the OS watcher report to: for in-process consumers. */
   readonly changes: ChangeFeed;
-  /** Stops background work (watchers, change streams). The app answers nothing useful afterwards. */
+  /** The terminal sessions (with a pty adapter): other engines start installs, servers and tests here. */
+  readonly terminals: TerminalManager | undefined;
+  /** Stops background work (watchers, change streams, terminals). The app answers nothing useful afterwards. */
   close(): Promise<void>;
 }
 
@@ -68,6 +79,14 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
   const unrestricted = options.unrestricted ?? false;
   const changes = createChangeFeed();
   const mediaTickets = createMediaTickets({ ttlMs: limits.mediaTicketTtlMs, key: options.mediaTicketKey });
+  const terminals = options.pty
+    ? createTerminalManager(options.pty, {
+        ringBytes: limits.terminalRingBytes,
+        maxSessions: limits.maxTerminals,
+        reapMs: limits.terminalReapMs,
+        stallMs: limits.terminalStallMs,
+      })
+    : undefined;
   // Writers to one path run one at a time, so two conditional writes through the daemon never both win
   // (adapters/fs/serialized-file-system.ts). Wrapped once; everything below reads and writes through it.
   // Inside the serialiser, the observer: every mutation reports to the change feed before it resolves, and
@@ -115,8 +134,9 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
 
   return {
     changes,
+    terminals,
     async close() {
-      await changes.close();
+      await Promise.all([changes.close(), terminals?.closeAll(), options.processes?.killAll()]);
     },
     async fetch(request, env = {}) {
       if (request.method === 'OPTIONS') return preflight(request, policy);
@@ -132,6 +152,9 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
         limits,
         home: options.home,
         pty: options.pty,
+        terminals,
+        processes: options.processes,
+        zip: options.zip,
         upgrade: isUpgrade ? env.upgrade : undefined,
         resolve: (path) => resolveInsideRoot(fs, root, path, { unrestricted }),
         changes,

@@ -1,5 +1,8 @@
 import type { FileSystem } from '../adapters/fs/file-system.ts';
+import type { ZipAdapter } from '../adapters/archive/zip-adapter.ts';
+import type { ProcessAdapter } from '../adapters/process/process-adapter.ts';
 import type { PtyAdapter } from '../adapters/pty/pty-adapter.ts';
+import type { TerminalManager } from '../core/terminals/terminal-manager.ts';
 import type { AgentCopies, WorkspaceView } from '../core/agents/workspace-view.ts';
 import type { ChangeFeed } from '../core/changes/change-feed.ts';
 import type { MediaTickets } from '../core/media/media-tickets.ts';
@@ -34,6 +37,27 @@ export interface Limits {
   changesMaxQueue: number;
   /** `/workspace-files/changes`: period of the `: keep-alive` comment on an idle stream. */
   changesKeepAliveMs: number;
+  /** WebSocket messages: `/ws` (seed 002: 64 MiB, an upload is one base64 frame) and terminal sockets (1 MiB). */
+  rpcMaxMessageBytes: number;
+  terminalMaxMessageBytes: number;
+  /** `/ws` file commands that answer with a whole file (`read_file`, `download_file`, ...): the largest file. */
+  rpcMaxFileBytes: number;
+  /** `run_command` (seed 002): deadline (`--command-timeout`) and combined-output cap (`--command-output-cap`). */
+  commandTimeoutMs: number;
+  commandOutputCap: number;
+  /** `extract_zip` (seed 002): entries, total uncompressed bytes, and the per-entry compression ratio. */
+  zipMaxEntries: number;
+  zipMaxBytes: number;
+  zipMaxRatio: number;
+  /** Terminals (core/terminals): output ring per session, live sessions, reaping of exited idle ones. */
+  terminalRingBytes: number;
+  maxTerminals: number;
+  terminalReapMs: number;
+  /**
+   * Flow control: how long an attached client may hold a named terminal's pty paused (it reads slower than the
+   * program writes) before it is dropped and the program runs on. Unnamed `/ws/terminal` sessions never drop.
+   */
+  terminalStallMs: number;
 }
 
 export const defaultLimits: Limits = {
@@ -52,6 +76,18 @@ export const defaultLimits: Limits = {
   listMaxEntries: 2000,
   changesMaxQueue: 1000,
   changesKeepAliveMs: 15_000,
+  rpcMaxMessageBytes: 64 * 1024 * 1024,
+  terminalMaxMessageBytes: 1024 * 1024,
+  rpcMaxFileBytes: 48 * 1024 * 1024,
+  commandTimeoutMs: 120_000,
+  commandOutputCap: 16 * 1024 * 1024,
+  zipMaxEntries: 10_000,
+  zipMaxBytes: 1024 * 1024 * 1024,
+  zipMaxRatio: 200,
+  terminalRingBytes: 1024 * 1024,
+  maxTerminals: 64,
+  terminalReapMs: 30 * 60 * 1000,
+  terminalStallMs: 10_000,
 };
 
 /** What the runtime hands to every handler: storage, the root, limits and the optional Node-only adapters. */
@@ -66,6 +102,12 @@ export interface WorkspaceContext {
   readonly home: string | undefined;
   /** Pseudo-terminals (Node only). */
   readonly pty: PtyAdapter | undefined;
+  /** Named and unnamed terminal sessions over `pty` (core/terminals); absent without a pty adapter. */
+  readonly terminals: TerminalManager | undefined;
+  /** One-shot commands (`run_command`): Node only. */
+  readonly processes: ProcessAdapter | undefined;
+  /** Zip archives (`extract_zip`): Node only. */
+  readonly zip: ZipAdapter | undefined;
   /** Accepts a WebSocket upgrade for this request; absent when the runtime or request cannot upgrade. */
   readonly upgrade: Upgrader | undefined;
   /** Resolves a client path to an absolute real path inside the root (runtime/paths/resolve-inside-root.ts). */

@@ -7,6 +7,11 @@ import { listSkills } from '../handlers/api/skills.ts';
 import { terminal } from '../handlers/api/terminal.ts';
 import { writeFile } from '../handlers/api/write-file.ts';
 import { health } from '../handlers/health.ts';
+import { rpcSocket } from '../handlers/rpc/ws.ts';
+import { attachTerminal } from '../handlers/terminals/attach.ts';
+import { createTerminal } from '../handlers/terminals/create.ts';
+import { listTerminals } from '../handlers/terminals/list.ts';
+import { removeTerminal } from '../handlers/terminals/remove.ts';
 import { workspaceCreateAgent, workspaceDeleteAgent } from '../handlers/workspace/agents.ts';
 import { workspaceChildren } from '../handlers/workspace/children.ts';
 import { workspaceCopy } from '../handlers/workspace/copy.ts';
@@ -51,6 +56,13 @@ export function createRouter({ base, auth }: { base: string; auth: AuthConfig })
     .head('/api/raw', ori(rawFile))
     .get('/api/skills', ori(listSkills))
     .get('/ws/terminal', ori(terminal))
+    // NoIDE WebSocket JSON protocol — seed 002 (errors before the upgrade are HTTP `{ "error" }`)
+    .get('/ws', ori(rpcSocket))
+    // named terminals — ours, seeds/README.md §002 (`{ "error": message }`)
+    .get('/terminals', ori(listTerminals))
+    .post('/terminals', ori(createTerminal))
+    .get('/terminals/:name', ori(attachTerminal))
+    .delete('/terminals/:name', ori(removeTerminal))
     // Intentic — seed 001: contract calls (oRPC error bodies)
     .get('/workspace/tree', intentic(workspaceTree))
     .get('/workspace/children', intentic(workspaceChildren))

@@ -24,4 +24,12 @@ export interface ServerSocket {
 
 export type SocketOpenHandler = (socket: ServerSocket) => void;
 
-export type Upgrader = (onOpen: SocketOpenHandler) => Response;
+export interface UpgradeOptions {
+  /**
+   * The largest message the client may send; past it the runtime closes the socket with 1009 (Message Too
+   * Big). Seeds/README.md §002: 64 MiB on `/ws` (an upload is one base64 frame), 1 MiB on terminal sockets.
+   */
+  maxMessageBytes?: number;
+}
+
+export type Upgrader = (onOpen: SocketOpenHandler, options?: UpgradeOptions) => Response;

@@ -17,6 +17,7 @@ export type WorkspaceErrorCode =
   | 'too-large'
   | 'not-text'
   | 'range-not-satisfiable'
+  | 'too-many'
   | 'not-implemented'
   | 'internal';
 
@@ -33,6 +34,7 @@ const defaultStatus: Record<WorkspaceErrorCode, number> = {
   'too-large': 413,
   'not-text': 415,
   'range-not-satisfiable': 416,
+  'too-many': 429,
   'not-implemented': 501,
   internal: 500,
 };

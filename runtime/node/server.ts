@@ -7,16 +7,19 @@ import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
 import { NodeFileSystem } from '../../adapters/fs/node-file-system.ts';
 import { GitWorktreeAdapter } from '../../adapters/git/git-worktree-adapter.ts';
+import { YauzlZipAdapter } from '../../adapters/archive/yauzl-zip-adapter.ts';
+import { NodeProcessAdapter } from '../../adapters/process/node-process-adapter.ts';
 import { NodePtyAdapter } from '../../adapters/pty/node-pty-adapter.ts';
 import { ParcelWatcherAdapter } from '../../adapters/watcher/parcel-watcher-adapter.ts';
 import type { ChangeFeed } from '../../core/changes/change-feed.ts';
+import type { TerminalManager } from '../../core/terminals/terminal-manager.ts';
 import { createWorkspaceApp, type WorkspaceApp, type WorkspaceAppOptions } from '../app.ts';
 import { isAllowedHost } from '../hosts.ts';
 import { jsonResponse } from '../errors/render.ts';
 import { setResponseImplementation } from '../http/response.ts';
 import type { ServerSocket, SocketOpenHandler, Upgrader } from '../websocket.ts';
 
-export interface NodeServerOptions extends Omit<WorkspaceAppOptions, 'fs' | 'pty' | 'worktrees'> {
+export interface NodeServerOptions extends Omit<WorkspaceAppOptions, 'fs' | 'pty' | 'worktrees' | 'processes' | 'zip'> {
   /** Interface to bind (default 127.0.0.1). */
   host?: string;
   /** Port to bind (default 8787; 0 picks a free one). */
@@ -39,12 +42,14 @@ export interface NodeServer {
   readonly port: number;
   /** The workspace's change feed (API writes and the OS watcher), for consumers in the same process. */
   readonly changes: ChangeFeed;
+  /** The terminal sessions, for code in the same process (core/terminals). */
+  readonly terminals: TerminalManager | undefined;
   /** Closes WebSockets (1001), kills every terminal, stops listening and ends open connections. */
   close(): Promise<void>;
 }
 
-/** Largest WebSocket message accepted: terminal input is keystrokes and pastes, not uploads. */
-const MAX_WEBSOCKET_MESSAGE_BYTES = 1024 * 1024;
+/** Largest WebSocket message when the handler names none: terminal input is keystrokes and pastes. */
+const DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
 /** How long closing WebSockets and in-flight requests get before they are cut at shutdown. */
 const SHUTDOWN_GRACE_MS = 1000;
 /** Ping period: a peer that has not answered the previous ping by the next one is gone (its shell is killed). */
@@ -68,11 +73,21 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
   setResponseImplementation(PonyfillResponse as unknown as typeof Response); // runtime/http/response.ts says why
   const ptys = new NodePtyAdapter();
   const watcher = watch ? (appOptions.watcher ?? (fs instanceof NodeFileSystem ? new ParcelWatcherAdapter() : undefined)) : undefined;
-  const workspace = createWorkspaceApp({ ...appOptions, fs, pty: ptys, worktrees: new GitWorktreeAdapter(), watcher });
+  const processes = new NodeProcessAdapter();
+  const workspace = createWorkspaceApp({
+    ...appOptions,
+    fs,
+    pty: ptys,
+    processes,
+    zip: new YauzlZipAdapter(),
+    worktrees: new GitWorktreeAdapter(),
+    watcher,
+  });
   // Without a token, the Host check is what keeps a DNS-rebinding page out (runtime/hosts.ts).
   const checkHost = 'disabled' in appOptions.auth;
   const app: WorkspaceApp = {
     changes: workspace.changes,
+    terminals: workspace.terminals,
     close: () => workspace.close(),
     fetch: (request, env) =>
       checkHost && !isAllowedHost(request, host)
@@ -82,7 +97,13 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
   // Only the Request goes to the app: @whatwg-node passes its own server context as the second argument.
   const handleHttp = createServerAdapter((request: Request) => app.fetch(request));
   const server = createServer(handleHttp);
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_WEBSOCKET_MESSAGE_BYTES });
+  // `ws` enforces its cap per server (close 1009 past it): one server per cap a handler asks for.
+  const servers = new Map<number, WebSocketServer>();
+  const serverFor = (maxPayload: number) => {
+    let wss = servers.get(maxPayload);
+    if (!wss) servers.set(maxPayload, (wss = new WebSocketServer({ noServer: true, maxPayload })));
+    return wss;
+  };
   const webSockets = new Set<WebSocket>();
   const pendingUpgrades = new Set<Duplex>();
   // A vanished peer (laptop lid closed, network gone) sends no close frame; without pings its shell would live on.
@@ -112,8 +133,10 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     }
 
     let onOpen: SocketOpenHandler | undefined;
-    const upgrade: Upgrader = (handler) => {
+    let maxPayload = DEFAULT_MAX_MESSAGE_BYTES;
+    const upgrade: Upgrader = (handler, upgradeOptions) => {
       onOpen = handler;
+      maxPayload = upgradeOptions?.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
       return new Response(null, { status: ACCEPTED_UPGRADE_STATUS });
     };
     let response: Response;
@@ -128,7 +151,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     if (!open || response.status !== ACCEPTED_UPGRADE_STATUS) return writeRawResponse(socket, response);
     if (closing) return writeRawResponse(socket, jsonResponse({ error: 'server is shutting down' }, 503));
     if (socket.destroyed) return;
-    wss.handleUpgrade(req, socket, head, (ws) => {
+    serverFor(maxPayload).handleUpgrade(req, socket, head, (ws) => {
       pendingUpgrades.delete(socket);
       webSockets.add(ws);
       alive.add(ws);
@@ -166,7 +189,6 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     await listen(server, port, host);
   } catch (error) {
     clearInterval(heartbeat);
-    wss.close();
     await workspace.close(); // the watcher, if it started, must not outlive a server that never listened
     throw error;
   }
@@ -178,12 +200,12 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     for (const ws of webSockets) ws.close(1001, 'server shutting down');
     for (const socket of pendingUpgrades) socket.destroy();
     server.closeIdleConnections();
-    await Promise.all([ptys.killAll(), allClosed(webSockets, SHUTDOWN_GRACE_MS), workspace.close()]);
+    await Promise.all([ptys.killAll(), processes.killAll(), allClosed(webSockets, SHUTDOWN_GRACE_MS), workspace.close()]);
     for (const ws of webSockets) ws.terminate();
     const cutOff = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
     await stopped;
     clearTimeout(cutOff);
-    wss.close();
+    for (const wss of servers.values()) wss.close();
   }
 
   return {
@@ -191,6 +213,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     host,
     port: boundPort,
     changes: workspace.changes,
+    terminals: workspace.terminals,
     close: () => (closing ??= shutdown()),
   };
 }

@@ -1,0 +1,95 @@
+/**
+ * One row of the `/ws` command table (seeds/README.md §002): a zod shape for the arguments and a `run` that
+ * calls the core. Rows for git and agent chat slot into handlers/rpc/command-table.ts the same way.
+ *
+ * Argument rules, from the protocol: arguments are camelCase keys of `args`; a missing or mistyped required
+ * argument fails with `invalid arg 'KEY': …`; an optional argument of the wrong type counts as absent (the
+ * original's leniency), so its default applies.
+ */
+import { z } from 'zod';
+import type { WorkspaceContext } from '../../runtime/context.ts';
+
+/** A failure whose message is the protocol's error text, verbatim (`File already exists`, ...). */
+export class RpcError extends Error {
+  override readonly name = 'RpcError';
+}
+
+/** What a command sees of the connection it was called on. */
+export interface RpcConnection {
+  /** Sends an event frame `{event, payload}` to this socket. */
+  emit(event: string, payload: unknown): void;
+  /** Called once when the socket closes (detach terminals, abort work). */
+  onClose(listener: () => void): void;
+  /** Aborted when the socket closes: long commands (run_command) stop their work. */
+  readonly signal: AbortSignal;
+  /**
+   * Bytes sent to this socket not yet written out, and a hook for when they are: terminal output to this
+   * socket is flow-controlled on them (core/terminals).
+   */
+  readonly backlog: number;
+  onDrain(listener: () => void): () => void;
+  /** Closes the socket (a terminal dropped this client as too slow). */
+  close(code: number, reason: string): void;
+  /** Per-connection state a command family keeps (the pty commands' attachments), by key. */
+  readonly state: Map<string, unknown>;
+}
+
+export interface RpcCall {
+  readonly ctx: WorkspaceContext;
+  readonly connection: RpcConnection;
+}
+
+export interface RpcCommand {
+  /** Validates `args` (already known to be an object or absent) and runs; throws for an error reply. */
+  invoke(args: Record<string, unknown>, call: RpcCall): Promise<unknown>;
+}
+
+type Shape = Record<string, z.ZodType>;
+
+export interface CommandSpec<S extends Shape> {
+  /** Required keys: a plain schema. Optional keys: `.optional()` or `.default(x)`. */
+  args: S;
+  run(args: z.output<z.ZodObject<S>>, call: RpcCall): unknown;
+}
+
+export function defineCommand<S extends Shape>(spec: CommandSpec<S>): RpcCommand {
+  return {
+    async invoke(raw, call) {
+      const args = parseArgs(spec.args, raw);
+      return await spec.run(args as z.output<z.ZodObject<S>>, call);
+    },
+  };
+}
+
+function parseArgs(shape: Shape, raw: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, schema] of Object.entries(shape)) {
+    const value = Object.hasOwn(raw, key) ? raw[key] : undefined;
+    const optional = schema.safeParse(undefined);
+    if (optional.success) {
+      // Optional: a value that does not fit is treated as absent.
+      const parsed = value === undefined || value === null ? undefined : schema.safeParse(value);
+      const chosen = parsed?.success ? parsed.data : optional.data;
+      if (chosen !== undefined) out[key] = chosen;
+      continue;
+    }
+    if (value === undefined) throw new RpcError(`invalid arg '${key}': missing`);
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) throw new RpcError(`invalid arg '${key}': ${describeIssue(parsed.error, value)}`);
+    out[key] = parsed.data;
+  }
+  return out;
+}
+
+function describeIssue(error: z.ZodError, value: unknown): string {
+  const issue = error.issues[0];
+  if (issue?.code === 'invalid_type') return `expected ${issue.expected}, got ${typeOf(value)}`;
+  return issue?.message ?? 'invalid value';
+}
+
+function typeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number' && !Number.isInteger(value)) return 'number';
+  return typeof value;
+}

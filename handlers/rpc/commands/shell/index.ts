@@ -1,0 +1,3 @@
+import type { RpcCommand } from '../../command.ts';
+
+export const shellCommands: Record<string, RpcCommand> = {};
