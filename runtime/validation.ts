@@ -32,6 +32,19 @@ export function parseQuery<S extends z.ZodType>(request: Request, schema: S): z.
 }
 
 /**
+ * A route's last path segment, percent-decoded: the `{agent}` / `{name}` a client sends as one encoded
+ * segment (oRPC does). `what` names it in the 400 for bad percent-encoding.
+ */
+export function lastPathSegment(request: Request, what: string): string {
+  const encoded = new URL(request.url).pathname.split('/').pop() ?? '';
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    throw new WorkspaceError('bad-request', `invalid path: ${what} is not valid percent-encoding`);
+  }
+}
+
+/**
  * Parses path parameters (e.g. the `{agent}` of `/workspace/agents/{agent}`), already percent-decoded, with a
  * zod object schema.
  */

@@ -23,8 +23,11 @@ export interface PtyProcess {
   /** Stops reading output (the program blocks once the pty buffer fills): flow control for slow clients. */
   pause(): void;
   resume(): void;
-  /** Kills the whole process group (SIGHUP then SIGKILL), so the shell's children die too. */
-  kill(): void;
+  /**
+   * Kills the whole process group (SIGHUP then SIGKILL), so the shell's children die too. May return a promise
+   * that resolves once they are gone.
+   */
+  kill(): void | Promise<void>;
 }
 
 export interface PtyAdapter {

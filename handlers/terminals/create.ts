@@ -1,7 +1,27 @@
+import { z } from 'zod';
 import type { WorkspaceContext } from '../../runtime/context.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { jsonResponse } from '../../runtime/errors/render.ts';
+import { parseJsonBody } from '../../runtime/validation.ts';
+import { terminalFolder, terminalName, terminalsOf } from './terminal-input.ts';
 
-/** `POST /terminals` — placeholder. */
-export function createTerminal(_request: Request, _ctx: WorkspaceContext): Response {
-  throw new WorkspaceError('not-implemented', 'not yet');
+const dimension = z.number().int().min(1).max(0xffff);
+const Body = z.object({
+  name: terminalName,
+  command: z.string().min(1).max(64 * 1024).optional(),
+  cwd: z.string().optional(),
+  cols: dimension.optional(),
+  rows: dimension.optional(),
+});
+
+/**
+ * `POST /terminals {name, command?, cwd?, cols?, rows?}` → 201 with the terminal (seeds/README.md §002):
+ * `command` runs through the shell, absent = a login shell; `cwd` inside the root. 409 if the name is
+ * taken, 429 past the live-session cap.
+ */
+export async function createTerminal(request: Request, ctx: WorkspaceContext): Promise<Response> {
+  const terminals = terminalsOf(ctx);
+  const body = await parseJsonBody(request, Body, ctx.limits.maxBodyBytes);
+  const cwd = await terminalFolder(ctx, body.cwd);
+  const session = terminals.start({ name: body.name, command: body.command, cwd, cols: body.cols, rows: body.rows });
+  return jsonResponse(session.info(), 201);
 }

@@ -1,7 +1,11 @@
 import type { WorkspaceContext } from '../../runtime/context.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { jsonResponse } from '../../runtime/errors/render.ts';
+import { terminalsOf } from './terminal-input.ts';
 
-/** `GET /terminals` — placeholder until the named-terminal handlers land. */
-export function listTerminals(_request: Request, _ctx: WorkspaceContext): Response {
-  throw new WorkspaceError('not-implemented', 'not yet');
+/**
+ * `GET /terminals` → `{terminals: [{name, pid, command, cwd, running, exitCode, start, end}]}` (seeds/README.md
+ * §002, ours): named sessions, running or exited until reaped, in start order.
+ */
+export function listTerminals(_request: Request, ctx: WorkspaceContext): Response {
+  return jsonResponse({ terminals: terminalsOf(ctx).list() });
 }

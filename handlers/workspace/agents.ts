@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { AGENT_ID_PATTERN } from '../../core/agents/workspace-view.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
 import { jsonResponse } from '../../runtime/errors/render.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
-import { parseJsonBody, parsePathParams } from '../../runtime/validation.ts';
+import { lastPathSegment, parseJsonBody, parsePathParams } from '../../runtime/validation.ts';
 
 const agentId = z
   .string({ error: 'agent must be a string' })
@@ -24,17 +23,7 @@ export async function workspaceCreateAgent(request: Request, ctx: WorkspaceConte
 
 /** `DELETE /workspace/agents/{agent}` → `{ok: true}`; an unknown agent is NOT_FOUND. */
 export async function workspaceDeleteAgent(request: Request, ctx: WorkspaceContext): Promise<Response> {
-  const { agent } = parsePathParams({ agent: agentOfPath(request) }, Params);
+  const { agent } = parsePathParams({ agent: lastPathSegment(request, 'the agent id') }, Params);
   await ctx.agents.remove(agent);
   return jsonResponse({ ok: true });
-}
-
-/** The id is the path's last segment, percent-decoded (oRPC sends `{agent}` as one encoded segment). */
-function agentOfPath(request: Request): string {
-  const encoded = new URL(request.url).pathname.split('/').pop() ?? '';
-  try {
-    return decodeURIComponent(encoded);
-  } catch {
-    throw new WorkspaceError('bad-request', 'invalid path: the agent id is not valid percent-encoding');
-  }
 }

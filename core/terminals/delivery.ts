@@ -1,0 +1,87 @@
+/**
+ * One client's read position in a session's output: it sends from the ring at the client's pace (never more
+ * than CLIENT_HIGH_WATER_BYTES queued on its socket), so a replay and live output are one stream with no
+ * gap and no duplicate, and a slow client simply lags behind in the ring (see terminal-manager.ts, flow
+ * control).
+ */
+import { lastCharacterEnd } from '../text/utf8.ts';
+import type { ByteRing } from './byte-ring.ts';
+import type { TerminalClient } from './terminal-manager.ts';
+
+/** Queued on a client's socket above this, the delivery waits for a drain. */
+export const CLIENT_HIGH_WATER_BYTES = 256 * 1024;
+/** The most one `send` carries: a replay of a whole ring goes out in frames of this size. */
+const CHUNK_BYTES = 64 * 1024;
+
+export interface DeliverySource {
+  readonly ring: ByteRing;
+  /** The exit code once the program has exited (null when unknown); undefined while it runs. */
+  readonly exit: { code: number | null } | undefined;
+}
+
+export class Delivery {
+  cursor: number;
+  closed = false;
+  /** Nothing is sent before `start` (the transport answers the attach first). */
+  #started = false;
+  #exitSent = false;
+
+  constructor(
+    readonly source: DeliverySource,
+    readonly client: TerminalClient,
+    from: number,
+    readonly utf8: boolean,
+  ) {
+    this.cursor = from;
+  }
+
+  /** Bytes produced that this client has not been sent yet. */
+  get lag(): number {
+    return this.source.ring.end - this.cursor;
+  }
+
+  /**
+   * Live output just appended at `offset`: when this client is caught up and its socket has room, the chunk
+   * goes out as it came (no copy out of the ring); otherwise the ring serves it later.
+   */
+  deliverLive(bytes: Uint8Array, offset: number): void {
+    if (this.closed || !this.#started) return;
+    if (this.cursor === offset && this.client.backlog < CLIENT_HIGH_WATER_BYTES) {
+      const cut = this.utf8 ? lastCharacterEnd(bytes, 0, bytes.length) : bytes.length;
+      if (cut > 0) {
+        this.client.send(cut === bytes.length ? bytes : bytes.subarray(0, cut), offset);
+        this.cursor += cut;
+      }
+      if (cut === bytes.length) return;
+    }
+    this.pump();
+  }
+
+  start(): void {
+    this.#started = true;
+    this.pump();
+  }
+
+  /** Sends what the ring holds past the cursor, as far as the client's socket has room; then the exit. */
+  pump(): void {
+    if (!this.#started) return;
+    const { ring } = this.source;
+    while (!this.closed && this.cursor < ring.end && this.client.backlog < CLIENT_HIGH_WATER_BYTES) {
+      // Fell out of the ring (the pty outran a pause): continue from what is kept; the offset shows the gap.
+      if (this.cursor < ring.start) this.cursor = ring.start;
+      let bytes = ring.read(this.cursor, Math.min(ring.end, this.cursor + CHUNK_BYTES));
+      if (this.utf8 && !(this.source.exit && this.cursor + bytes.length === ring.end)) {
+        const cut = lastCharacterEnd(bytes, 0, bytes.length);
+        if (cut === 0) break; // only the start of a character so far: wait for the rest
+        bytes = bytes.subarray(0, cut);
+      }
+      this.client.send(bytes, this.cursor);
+      this.cursor += bytes.length;
+    }
+    const exit = this.source.exit;
+    if (exit && !this.closed && !this.#exitSent && this.cursor >= ring.end) {
+      this.#exitSent = true;
+      this.client.exit(exit.code);
+    }
+  }
+}

@@ -1,0 +1,246 @@
+/**
+ * One session: a pty, its output ring, the clients reading it, and the flow-control decisions
+ * (terminal-manager.ts explains the policy).
+ */
+import type { PtyProcess } from '../../adapters/pty/pty-adapter.ts';
+import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { ByteRing } from './byte-ring.ts';
+import { Delivery } from './delivery.ts';
+import type {
+  AttachOptions,
+  Attachment,
+  TerminalClient,
+  TerminalExit,
+  TerminalInfo,
+  TerminalSession,
+} from './terminal-manager.ts';
+
+export interface SessionSetup {
+  name: string | undefined;
+  command: string | null;
+  cwd: string;
+  ringBytes: number;
+  /** How long a lagging client may keep the pty paused before it is dropped; Infinity: never. */
+  stallMs: number;
+  /** Called whenever a client detaches or the program exits (the manager reaps and forgets). */
+  onIdle(session: Session): void;
+}
+
+export class Session implements TerminalSession {
+  readonly name: string | undefined;
+  readonly pid: number;
+  readonly exited: Promise<TerminalExit>;
+  readonly ring: ByteRing;
+  exit: TerminalExit | undefined;
+  /** When the session last became idle (exited with no client): the reaper's clock. */
+  idleSince = 0;
+  readonly #pty: PtyProcess;
+  readonly #setup: SessionSetup;
+  readonly #deliveries = new Set<Delivery>();
+  readonly #followers = new Set<(bytes: Uint8Array, offset: number) => void>();
+  #paused = false;
+  #stallTimer: ReturnType<typeof setTimeout> | undefined;
+  #killing: Promise<void> | undefined;
+
+  constructor(pty: PtyProcess, setup: SessionSetup) {
+    this.#pty = pty;
+    this.#setup = setup;
+    this.name = setup.name;
+    this.pid = pty.pid;
+    this.ring = new ByteRing(setup.ringBytes);
+    let resolveExit!: (exit: TerminalExit) => void;
+    this.exited = new Promise((resolve) => (resolveExit = resolve));
+    pty.onData((bytes) => this.#onData(bytes));
+    pty.onExit(({ code }) => {
+      this.exit = { code };
+      this.#clearStall();
+      this.#paused = false;
+      for (const delivery of this.#deliveries) delivery.pump();
+      resolveExit(this.exit);
+      this.idleSince = Date.now();
+      setup.onIdle(this);
+    });
+  }
+
+  get running(): boolean {
+    return this.exit === undefined;
+  }
+
+  get clientCount(): number {
+    return this.#deliveries.size;
+  }
+
+  info(): TerminalInfo {
+    return {
+      name: this.name ?? '',
+      pid: this.pid,
+      command: this.#setup.command,
+      cwd: this.#setup.cwd,
+      running: this.running,
+      exitCode: this.exit?.code ?? null,
+      start: this.ring.start,
+      end: this.ring.end,
+    };
+  }
+
+  write(data: string | Uint8Array): void {
+    if (!this.running) throw new WorkspaceError('conflict', `terminal ${this.#label()} has exited`, { name: this.name });
+    this.#pty.write(data);
+  }
+
+  resize(cols: number, rows: number): void {
+    if (this.running) this.#pty.resize(cols, rows);
+  }
+
+  kill(): Promise<void> {
+    this.#killing ??= (async () => {
+      if (this.running) await this.#pty.kill();
+      await this.exited;
+    })();
+    return this.#killing;
+  }
+
+  attach(client: TerminalClient, options: AttachOptions = {}): Attachment {
+    const { ring } = this;
+    const requested = options.from ?? ring.start;
+    if (!Number.isSafeInteger(requested) || requested < 0 || requested > ring.end) {
+      throw new WorkspaceError('bad-request', `from must be an offset between 0 and ${ring.end}, not ${options.from}`, {
+        from: options.from,
+        end: ring.end,
+      });
+    }
+    const truncated = requested < ring.start;
+    const from = Math.max(requested, ring.start);
+    const delivery = new Delivery(this, client, from, options.utf8 ?? false);
+    this.#deliveries.add(delivery);
+    const end = ring.end;
+    // The replay starts on a later turn, after the transport has sent its answer to the attach (the
+    // protocol's reply frame goes out once the command's promise settles, a few microtasks from now).
+    setTimeout(() => {
+      delivery.start();
+      this.#balance();
+    }, 0);
+    return {
+      from,
+      end,
+      truncated,
+      drained: () => this.#pump(delivery),
+      detach: () => this.#detach(delivery),
+    };
+  }
+
+  follow(listener: (bytes: Uint8Array, offset: number) => void, options: { from?: number } = {}): () => void {
+    const from = Math.max(options.from ?? this.ring.start, this.ring.start);
+    const replay = this.ring.read(from);
+    if (replay.length > 0) listener(replay, from);
+    this.#followers.add(listener);
+    return () => this.#followers.delete(listener);
+  }
+
+  text(): string {
+    return new TextDecoder().decode(this.ring.read());
+  }
+
+  waitForOutput(pattern: string | RegExp, options: { timeoutMs?: number; from?: number } = {}): Promise<string> {
+    const matches = (text: string) => (typeof pattern === 'string' ? text.includes(pattern) : pattern.test(text));
+    return new Promise((resolve, reject) => {
+      const decoder = new TextDecoder();
+      let text = '';
+      let settled = false;
+      const finish = (error?: Error) => {
+        if (settled) return;
+        settled = true;
+        stop();
+        clearTimeout(timer);
+        if (error) reject(error);
+        else resolve(text);
+      };
+      const stop = this.follow(
+        (bytes) => {
+          text += decoder.decode(bytes, { stream: true });
+          if (matches(text)) finish();
+        },
+        { from: options.from },
+      );
+      const timer =
+        options.timeoutMs === undefined
+          ? undefined
+          : setTimeout(() => finish(new Error(`no ${String(pattern)} in ${this.#label()}'s output within ${options.timeoutMs} ms`)), options.timeoutMs);
+      void this.exited.then(() => finish(new Error(`${this.#label()} exited without printing ${String(pattern)}`)));
+    });
+  }
+
+  /** The manager removed the session: every client is told it ended. */
+  dispose(): void {
+    this.#clearStall();
+    for (const delivery of this.#deliveries) delivery.pump();
+    this.#followers.clear();
+  }
+
+  #onData(bytes: Uint8Array): void {
+    const offset = this.ring.end;
+    this.ring.append(bytes);
+    for (const listener of this.#followers) listener(bytes, offset);
+    for (const delivery of this.#deliveries) delivery.deliverLive(bytes, offset);
+    this.#balance();
+  }
+
+  #pump(delivery: Delivery): void {
+    delivery.pump();
+    this.#balance();
+  }
+
+  #detach(delivery: Delivery): void {
+    if (delivery.closed) return;
+    delivery.closed = true;
+    this.#deliveries.delete(delivery);
+    this.#balance();
+    if (this.#deliveries.size === 0) {
+      this.idleSince = Date.now();
+      this.#setup.onIdle(this);
+    }
+  }
+
+  /** Pause while any client is half a ring behind; resume once all are within a quarter. */
+  #balance(): void {
+    if (!this.running) return;
+    const lag = this.#maxLag();
+    const capacity = this.ring.capacity;
+    if (!this.#paused && lag > capacity / 2) {
+      this.#paused = true;
+      this.#pty.pause();
+      if (Number.isFinite(this.#setup.stallMs)) {
+        this.#stallTimer = setTimeout(() => this.#dropStalled(), this.#setup.stallMs);
+      }
+    } else if (this.#paused && lag <= capacity / 4) {
+      this.#paused = false;
+      this.#clearStall();
+      this.#pty.resume();
+    }
+  }
+
+  #dropStalled(): void {
+    this.#stallTimer = undefined;
+    for (const delivery of [...this.#deliveries]) {
+      if (delivery.lag <= this.ring.capacity / 4) continue;
+      this.#detach(delivery);
+      delivery.client.drop(`terminal ${this.#label()}: client too slow (held the program paused for ${this.#setup.stallMs} ms)`);
+    }
+    this.#balance();
+  }
+
+  #maxLag(): number {
+    let lag = 0;
+    for (const delivery of this.#deliveries) lag = Math.max(lag, delivery.lag);
+    return lag;
+  }
+
+  #clearStall(): void {
+    if (this.#stallTimer !== undefined) clearTimeout(this.#stallTimer);
+    this.#stallTimer = undefined;
+  }
+
+  #label(): string {
+    return this.name ?? `pid ${this.pid}`;
+  }
+}

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { TERMINAL_NAME_PATTERN } from '../../../../core/terminals/terminal-manager.ts';
+import { terminalFolder } from '../../../terminals/terminal-input.ts';
+import { defineCommand, RpcError } from '../../command.ts';
+import { attachToSocket, terminalsOf } from './socket-terminals.ts';
+
+const dimension = z.number().int().min(1).max(0xffff);
+
+/**
+ * `pty_spawn {sessionId, shell?, cwd?, cols?=80, rows?=24}` → `{id, pid}` (seed 002): a named session of the
+ * manager, attached to this socket from its first byte. A running session of that id is `Session <id> already
+ * exists` (reconnect with `pty_attach`); an exited one is replaced.
+ */
+export const ptySpawn = defineCommand({
+  args: {
+    sessionId: z.string().regex(TERMINAL_NAME_PATTERN, "a session id is 1–128 of letters, digits, '.', '_', '-'"),
+    shell: z.string().min(1).optional(),
+    cwd: z.string().optional(),
+    cols: dimension.default(80),
+    rows: dimension.default(24),
+  },
+  async run({ sessionId, shell, cwd, cols, rows }, { ctx, connection }) {
+    const terminals = terminalsOf(ctx);
+    const folder = await terminalFolder(ctx, cwd);
+    const existing = terminals.get(sessionId);
+    if (existing?.running) throw new RpcError(`Session ${sessionId} already exists`);
+    if (existing) await terminals.remove(sessionId);
+    const session = terminals.start({ name: sessionId, shell, cwd: folder, cols, rows });
+    attachToSocket(connection, sessionId, session, 0);
+    return { id: sessionId, pid: session.pid };
+  },
+});
