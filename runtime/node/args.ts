@@ -24,6 +24,11 @@ Options:
                         current folder; must not contain the root
   --media-ticket-ttl SECONDS
                         how long a media ticket (/workspace/media-ticket) stays valid (default: 3600, at most 604800)
+  --command-timeout SECONDS
+                        run_command (/ws): kill a command still running after this long (default: 120, at most 86400)
+  --command-output-cap BYTES
+                        run_command (/ws): keep this many bytes of a command's output, then kill it (default: 16777216,
+                        i.e. 16 MiB; at most 268435456)
   -h, --help            show this help
 `;
 
@@ -49,6 +54,9 @@ export interface CliConfig {
   agentsDir?: string;
   /** Media tickets' lifetime (`--media-ticket-ttl`, given in seconds). */
   mediaTicketTtlMs: number;
+  /** `run_command`'s deadline (`--command-timeout`, given in seconds) and output cap (`--command-output-cap`). */
+  commandTimeoutMs: number;
+  commandOutputCap: number;
 }
 
 export type CliCommand = { help: true } | { help: false; config: CliConfig };
@@ -59,19 +67,28 @@ const portSchema = z
   .transform(Number)
   .pipe(z.number().max(65535, 'must be at most 65535'));
 
+/** A flag's whole number of `unit`s (plural) from 1 to `max`; the messages name the unit and `maxNote` says why. */
+function wholeNumberFlag(unit: string, max: number, maxNote: string) {
+  return z
+    .string()
+    .regex(/^\d+$/, `must be a whole number of ${unit}`)
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .min(1, `must be at least 1 ${unit.replace(/s$/, '')}`)
+        .max(max, `must be at most ${max} ${unit} (${maxNote})`),
+    );
+}
+
 /** A media ticket is a bearer pass to one file: a week is the longest one may be made to live. */
 const MAX_MEDIA_TICKET_TTL_SECONDS = 7 * 24 * 60 * 60;
+const ttlSecondsSchema = wholeNumberFlag('seconds', MAX_MEDIA_TICKET_TTL_SECONDS, '7 days');
 
-const ttlSecondsSchema = z
-  .string()
-  .regex(/^\d+$/, 'must be a whole number of seconds')
-  .transform(Number)
-  .pipe(
-    z
-      .number()
-      .min(1, 'must be at least 1 second')
-      .max(MAX_MEDIA_TICKET_TTL_SECONDS, `must be at most ${MAX_MEDIA_TICKET_TTL_SECONDS} seconds (7 days)`),
-  );
+/** A one-shot command that needs more than a day belongs in a named terminal. */
+const MAX_COMMAND_TIMEOUT_SECONDS = 24 * 60 * 60;
+/** The output travels back as one string in one frame: past this it nears V8's longest string. */
+const MAX_COMMAND_OUTPUT_CAP = 256 * 1024 * 1024;
 
 const originSchema = z.string().transform((value, ctx) => {
   if (value === '*') return value;
@@ -96,6 +113,8 @@ const flagsSchema = z.object({
   'allow-origin': z.array(originSchema).default([]),
   'agents-dir': z.string().min(1, 'must not be empty').optional(),
   'media-ticket-ttl': ttlSecondsSchema.default(defaultLimits.mediaTicketTtlMs / 1000),
+  'command-timeout': wholeNumberFlag('seconds', MAX_COMMAND_TIMEOUT_SECONDS, '1 day').default(defaultLimits.commandTimeoutMs / 1000),
+  'command-output-cap': wholeNumberFlag('bytes', MAX_COMMAND_OUTPUT_CAP, '256 MiB').default(defaultLimits.commandOutputCap),
   help: z.boolean().default(false),
 });
 
@@ -125,6 +144,8 @@ export async function parseCliArgs(
         'allow-origin': { type: 'string', multiple: true },
         'agents-dir': { type: 'string' },
         'media-ticket-ttl': { type: 'string' },
+        'command-timeout': { type: 'string' },
+        'command-output-cap': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -177,6 +198,8 @@ export async function parseCliArgs(
       watch: !flags['no-watch'],
       allowedOrigins: flags['allow-origin'],
       mediaTicketTtlMs: flags['media-ticket-ttl'] * 1000,
+      commandTimeoutMs: flags['command-timeout'] * 1000,
+      commandOutputCap: flags['command-output-cap'],
       ...(agentsDir === undefined ? {} : { agentsDir }),
     },
   };

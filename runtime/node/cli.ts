@@ -31,7 +31,11 @@ async function main(argv: string[]): Promise<void> {
       watch: config.watch,
       allowedOrigins: config.allowedOrigins,
       agentsDir: config.agentsDir,
-      limits: { mediaTicketTtlMs: config.mediaTicketTtlMs },
+      limits: {
+        mediaTicketTtlMs: config.mediaTicketTtlMs,
+        commandTimeoutMs: config.commandTimeoutMs,
+        commandOutputCap: config.commandOutputCap,
+      },
       home: homedir(),
     });
   } catch (error) {

@@ -35,6 +35,8 @@ describe('parseCliArgs', () => {
     const parsed = await config([]);
     expect(parsed).toMatchObject({ root: dir, host: '127.0.0.1', port: 8787, tokenSource: 'generated', unrestricted: false, watch: true, allowedOrigins: [] });
     expect(parsed.mediaTicketTtlMs).toBe(60 * 60 * 1000);
+    expect(parsed.commandTimeoutMs).toBe(120_000);
+    expect(parsed.commandOutputCap).toBe(16 * 1024 * 1024);
     expect(parsed.auth).toEqual({ token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
   });
 
@@ -42,10 +44,11 @@ describe('parseCliArgs', () => {
     const parsed = await config([
       '--cwd', dir, '--host', 'localhost', '--port', '0', '--token', 'tok', '--unrestricted', '--no-watch',
       '--allow-origin', 'https://ide.example/', '--allow-origin', '*', '--media-ticket-ttl', '90',
+      '--command-timeout', '30', '--command-output-cap', '65536',
     ]);
     expect(parsed).toEqual({
       root: dir, host: 'localhost', port: 0, auth: { token: 'tok' }, tokenSource: 'flag', unrestricted: true, watch: false,
-      allowedOrigins: ['https://ide.example', '*'], mediaTicketTtlMs: 90_000,
+      allowedOrigins: ['https://ide.example', '*'], mediaTicketTtlMs: 90_000, commandTimeoutMs: 30_000, commandOutputCap: 65536,
     });
   });
 
@@ -100,6 +103,32 @@ describe('parseCliArgs', () => {
       expect(await usageError(argv), bad).toBe('--media-ticket-ttl: must be a whole number of seconds');
     }
     expect(await usageError(['--media-ticket-ttl'])).toMatch(/--media-ticket-ttl/);
+  });
+
+  it('--command-timeout takes whole seconds from 1 to a day', async () => {
+    expect((await config(['--command-timeout', '1'])).commandTimeoutMs).toBe(1000);
+    expect((await config(['--command-timeout', '86400'])).commandTimeoutMs).toBe(86_400_000);
+    expect(await usageError(['--command-timeout', '0'])).toBe('--command-timeout: must be at least 1 second');
+    expect(await usageError(['--command-timeout', '86401'])).toBe('--command-timeout: must be at most 86400 seconds (1 day)');
+    for (const bad of ['0.5', '--command-timeout=-1', '2m', '', ' 60']) {
+      const argv = bad.startsWith('--') ? [bad] : ['--command-timeout', bad];
+      expect(await usageError(argv), bad).toBe('--command-timeout: must be a whole number of seconds');
+    }
+    expect(await usageError(['--command-timeout'])).toMatch(/--command-timeout/);
+  });
+
+  it('--command-output-cap takes whole bytes from 1 to 256 MiB', async () => {
+    expect((await config(['--command-output-cap', '1'])).commandOutputCap).toBe(1);
+    expect((await config(['--command-output-cap', '268435456'])).commandOutputCap).toBe(268_435_456);
+    expect(await usageError(['--command-output-cap', '0'])).toBe('--command-output-cap: must be at least 1 byte');
+    expect(await usageError(['--command-output-cap', '268435457'])).toBe(
+      '--command-output-cap: must be at most 268435456 bytes (256 MiB)',
+    );
+    for (const bad of ['1.5', '--command-output-cap=-1', '16M', '1e6', '']) {
+      const argv = bad.startsWith('--') ? [bad] : ['--command-output-cap', bad];
+      expect(await usageError(argv), bad).toBe('--command-output-cap: must be a whole number of bytes');
+    }
+    expect(await usageError(['--command-output-cap'])).toMatch(/--command-output-cap/);
   });
 
   it('refuses a --cwd that is missing or not a folder', async () => {

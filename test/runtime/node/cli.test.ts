@@ -1,11 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fetch, WebSocket } from 'undici';
 import { isRunning, waitFor } from '../../support/processes.ts';
+import { RpcClient } from '../../support/rpc-client.ts';
 
 const PROJECT = fileURLToPath(new URL('../../../', import.meta.url));
 const LISTENING = /^listening on http:\/\/127\.0\.0\.1:(\d+)$/;
@@ -144,6 +145,24 @@ describe('workspace-api CLI', () => {
     expect(expiresAt - Date.now()).toBeLessThanOrEqual(90_000);
     cli.child.kill('SIGTERM');
     expect(await exitOf(cli)).toEqual({ code: 0, signal: null });
+  });
+
+  it('--command-timeout and --command-output-cap reach run_command; SIGTERM kills a command still running', async () => {
+    const cli = runCli(['--cwd', dir, '--port', '0', '--token', 'cli-secret', '--command-timeout', '1', '--command-output-cap', '5']);
+    const port = Number((await cli.waitForLine(LISTENING))[1]);
+    const client = await RpcClient.connect({ url: `http://127.0.0.1:${port}` }, 'cli-secret');
+    expect(await client.call('run_command', { command: 'sleep 30' })).toEqual({ id: 1, ok: false, error: 'Command timed out after 1 s' });
+    expect(await client.call('run_command', { command: 'echo 123456' })).toEqual({ id: 2, ok: true, result: '12345\n[output truncated]' });
+
+    void client.call('run_command', { command: 'echo $$ > cmd.pid; exec sleep 1000' }).catch(() => {});
+    const pid = await waitFor(async () => {
+      const content = await readFile(join(dir, 'cmd.pid'), 'utf8').catch(() => '');
+      return content.endsWith('\n') ? Number(content) : undefined;
+    });
+    expect(isRunning(pid)).toBe(true);
+    cli.child.kill('SIGTERM');
+    expect(await exitOf(cli)).toEqual({ code: 0, signal: null });
+    expect(isRunning(pid)).toBe(false);
   });
 
   it('generates a token when none is given and prints it', async () => {
