@@ -15,7 +15,10 @@ export interface ServerSocket {
   send(data: string | Uint8Array): void;
   /** Bytes handed to `send` that have not reached the network yet (flow control: a slow reader grows it). */
   readonly bufferedAmount: number;
-  /** Called whenever everything sent so far has been written out (`bufferedAmount` back to 0). */
+  /**
+   * Called when `bufferedAmount`, having grown past the runtime's low-water mark, falls below it again (as
+   * Node streams' 'drain'): the moment a producer that stopped at its high-water mark should send more.
+   */
   onDrain(listener: () => void): void;
   close(code?: number, reason?: string): void;
   onMessage(listener: (data: string | Uint8Array, isBinary: boolean) => void): void;

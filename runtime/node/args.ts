@@ -29,6 +29,11 @@ Options:
   --command-output-cap BYTES
                         run_command (/ws): keep this many bytes of a command's output, then kill it (default: 16777216,
                         i.e. 16 MiB; at most 268435456)
+  --max-terminals N     terminal sessions that may run at once (default: 64, at most 1024)
+  --terminal-buffer BYTES
+                        output each terminal keeps for replay (default: 1048576, i.e. 1 MiB; 4096 to 67108864)
+  --terminal-reap SECONDS
+                        forget an exited terminal nobody is attached to after this long (default: 1800)
   -h, --help            show this help
 `;
 
@@ -57,6 +62,10 @@ export interface CliConfig {
   /** `run_command`'s deadline (`--command-timeout`, given in seconds) and output cap (`--command-output-cap`). */
   commandTimeoutMs: number;
   commandOutputCap: number;
+  /** Terminals: running sessions (`--max-terminals`), each one's replay ring (`--terminal-buffer`), reaping (`--terminal-reap`). */
+  maxTerminals: number;
+  terminalRingBytes: number;
+  terminalReapMs: number;
 }
 
 export type CliCommand = { help: true } | { help: false; config: CliConfig };
@@ -90,6 +99,13 @@ const MAX_COMMAND_TIMEOUT_SECONDS = 24 * 60 * 60;
 /** The output travels back as one string in one frame: past this it nears V8's longest string. */
 const MAX_COMMAND_OUTPUT_CAP = 256 * 1024 * 1024;
 
+/** Each terminal is a process tree and a ring: past this many the machine, not the daemon, is the limit. */
+const MAX_TERMINALS = 1024;
+/** A ring below one screenful replays nothing useful; past 64 MiB, 64 of them are the daemon's memory. */
+const MIN_TERMINAL_BUFFER = 4096;
+const MAX_TERMINAL_BUFFER = 64 * 1024 * 1024;
+const MAX_TERMINAL_REAP_SECONDS = 7 * 24 * 60 * 60;
+
 const originSchema = z.string().transform((value, ctx) => {
   if (value === '*') return value;
   try {
@@ -115,6 +131,11 @@ const flagsSchema = z.object({
   'media-ticket-ttl': ttlSecondsSchema.default(defaultLimits.mediaTicketTtlMs / 1000),
   'command-timeout': wholeNumberFlag('seconds', MAX_COMMAND_TIMEOUT_SECONDS, '1 day').default(defaultLimits.commandTimeoutMs / 1000),
   'command-output-cap': wholeNumberFlag('bytes', MAX_COMMAND_OUTPUT_CAP, '256 MiB').default(defaultLimits.commandOutputCap),
+  'max-terminals': wholeNumberFlag('terminals', MAX_TERMINALS, 'each is a process tree').default(defaultLimits.maxTerminals),
+  'terminal-buffer': wholeNumberFlag('bytes', MAX_TERMINAL_BUFFER, '64 MiB')
+    .pipe(z.number().min(MIN_TERMINAL_BUFFER, `must be at least ${MIN_TERMINAL_BUFFER} bytes`))
+    .default(defaultLimits.terminalRingBytes),
+  'terminal-reap': wholeNumberFlag('seconds', MAX_TERMINAL_REAP_SECONDS, '7 days').default(defaultLimits.terminalReapMs / 1000),
   help: z.boolean().default(false),
 });
 
@@ -146,6 +167,9 @@ export async function parseCliArgs(
         'media-ticket-ttl': { type: 'string' },
         'command-timeout': { type: 'string' },
         'command-output-cap': { type: 'string' },
+        'max-terminals': { type: 'string' },
+        'terminal-buffer': { type: 'string' },
+        'terminal-reap': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -200,6 +224,9 @@ export async function parseCliArgs(
       mediaTicketTtlMs: flags['media-ticket-ttl'] * 1000,
       commandTimeoutMs: flags['command-timeout'] * 1000,
       commandOutputCap: flags['command-output-cap'],
+      maxTerminals: flags['max-terminals'],
+      terminalRingBytes: flags['terminal-buffer'],
+      terminalReapMs: flags['terminal-reap'] * 1000,
       ...(agentsDir === undefined ? {} : { agentsDir }),
     },
   };

@@ -35,6 +35,9 @@ async function main(argv: string[]): Promise<void> {
         mediaTicketTtlMs: config.mediaTicketTtlMs,
         commandTimeoutMs: config.commandTimeoutMs,
         commandOutputCap: config.commandOutputCap,
+        maxTerminals: config.maxTerminals,
+        terminalRingBytes: config.terminalRingBytes,
+        terminalReapMs: config.terminalReapMs,
       },
       home: homedir(),
     });

@@ -310,20 +310,30 @@ async function writeRawResponse(socket: Duplex, response: Response): Promise<voi
   setTimeout(() => socket.destroy(), REFUSED_UPGRADE_LINGER_MS).unref();
 }
 
+/**
+ * A producer held back by a full socket hears `drain` once the queue falls below this, not only when it is
+ * empty: refilled while the kernel still has bytes to send, the connection never idles between batches.
+ */
+const DRAIN_LOW_WATER_BYTES = 64 * 1024;
+
 /** `ws`'s socket behind the runtime-neutral ServerSocket seam (runtime/websocket.ts). */
 function adaptWebSocket(ws: WebSocket): ServerSocket {
   // Counted here rather than read from ws.bufferedAmount: the send callback tells us when bytes left, which
   // is the moment a paused producer may resume.
   let pending = 0;
+  let aboveLowWater = false;
   const drainListeners: (() => void)[] = [];
   return {
     send(data) {
       if (ws.readyState !== WebSocket.OPEN) return;
       const size = typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
       pending += size;
+      if (pending >= DRAIN_LOW_WATER_BYTES) aboveLowWater = true;
       ws.send(data, { binary: typeof data !== 'string' }, () => {
         pending -= size;
-        if (pending === 0) for (const listener of drainListeners) listener();
+        if (!aboveLowWater || pending >= DRAIN_LOW_WATER_BYTES) return;
+        aboveLowWater = false;
+        for (const listener of drainListeners) listener();
       });
     },
     get bufferedAmount() {

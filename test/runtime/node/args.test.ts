@@ -37,6 +37,9 @@ describe('parseCliArgs', () => {
     expect(parsed.mediaTicketTtlMs).toBe(60 * 60 * 1000);
     expect(parsed.commandTimeoutMs).toBe(120_000);
     expect(parsed.commandOutputCap).toBe(16 * 1024 * 1024);
+    expect(parsed.maxTerminals).toBe(64);
+    expect(parsed.terminalRingBytes).toBe(1024 * 1024);
+    expect(parsed.terminalReapMs).toBe(30 * 60 * 1000);
     expect(parsed.auth).toEqual({ token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
   });
 
@@ -45,10 +48,12 @@ describe('parseCliArgs', () => {
       '--cwd', dir, '--host', 'localhost', '--port', '0', '--token', 'tok', '--unrestricted', '--no-watch',
       '--allow-origin', 'https://ide.example/', '--allow-origin', '*', '--media-ticket-ttl', '90',
       '--command-timeout', '30', '--command-output-cap', '65536',
+      '--max-terminals', '8', '--terminal-buffer', '65536', '--terminal-reap', '60',
     ]);
     expect(parsed).toEqual({
       root: dir, host: 'localhost', port: 0, auth: { token: 'tok' }, tokenSource: 'flag', unrestricted: true, watch: false,
       allowedOrigins: ['https://ide.example', '*'], mediaTicketTtlMs: 90_000, commandTimeoutMs: 30_000, commandOutputCap: 65536,
+      maxTerminals: 8, terminalRingBytes: 65536, terminalReapMs: 60_000,
     });
   });
 
@@ -115,6 +120,18 @@ describe('parseCliArgs', () => {
       expect(await usageError(argv), bad).toBe('--command-timeout: must be a whole number of seconds');
     }
     expect(await usageError(['--command-timeout'])).toMatch(/--command-timeout/);
+  });
+
+  it('--max-terminals, --terminal-buffer and --terminal-reap take whole numbers in their ranges', async () => {
+    expect((await config(['--max-terminals', '1024'])).maxTerminals).toBe(1024);
+    expect(await usageError(['--max-terminals', '0'])).toBe('--max-terminals: must be at least 1 terminal');
+    expect(await usageError(['--max-terminals', '1025'])).toBe('--max-terminals: must be at most 1024 terminals (each is a process tree)');
+    expect((await config(['--terminal-buffer', '4096'])).terminalRingBytes).toBe(4096);
+    expect(await usageError(['--terminal-buffer', '4095'])).toBe('--terminal-buffer: must be at least 4096 bytes');
+    expect(await usageError(['--terminal-buffer', '67108865'])).toBe('--terminal-buffer: must be at most 67108864 bytes (64 MiB)');
+    expect(await usageError(['--terminal-buffer', '1M'])).toBe('--terminal-buffer: must be a whole number of bytes');
+    expect((await config(['--terminal-reap', '1'])).terminalReapMs).toBe(1000);
+    expect(await usageError(['--terminal-reap', '604801'])).toBe('--terminal-reap: must be at most 604800 seconds (7 days)');
   });
 
   it('--command-output-cap takes whole bytes from 1 to 256 MiB', async () => {
