@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { isFsError } from '../../../../adapters/fs/fs-error.ts';
+import { searchInFiles as searchEngine } from '../../../../core/content-search/search-in-files.ts';
+import { defineCommand } from '../../command.ts';
+import { listingScope, topFolderError } from './listing-scope.ts';
+
+/**
+ * `search_in_files {path, query, caseSensitive?, wholeWord?, regex?}` → SearchMatch[] (`file` absolute,
+ * 1-based `lineNumber`, `matchStart`/`matchEnd` in UTF-16 code units within `lineText`). The engine is
+ * core/content-search (its rules: skip list, 1 000 000-byte and NUL skips, 500 matches, time budget); issue 7
+ * swaps in its own behind the same call. A blank query is `[]`; a pattern that does not compile is
+ * `Invalid search: …`. `path` may name a single file.
+ */
+export const searchInFiles = defineCommand({
+  args: {
+    path: z.string(),
+    query: z.string(),
+    caseSensitive: z.boolean().optional(),
+    wholeWord: z.boolean().optional(),
+    regex: z.boolean().optional(),
+  },
+  async run({ path, query, caseSensitive = false, wholeWord = false, regex = false }, { ctx }) {
+    const { place, top } = await listingScope(ctx, path);
+    try {
+      return await searchEngine(place.fs, top, {
+        query,
+        caseSensitive,
+        wholeWord,
+        regex,
+        workspaceRoot: place.root,
+        excluded: place.excluded,
+      });
+    } catch (error) {
+      throw isFsError(error) ? topFolderError(error, path) : error;
+    }
+  },
+});

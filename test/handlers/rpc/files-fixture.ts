@@ -1,0 +1,44 @@
+/**
+ * The file commands' tests: a real Node server (a real WebSocket to `/ws`) over a seeded tree on one of the
+ * backends (test/support/backends.ts: the disk through NodeFileSystem, or MemoryFileSystem at /ws), a
+ * connected client, and read-backs of the tree that do not go through the server.
+ */
+import { expect } from 'vitest';
+import type { NodeServer } from '../../../runtime/node/server.ts';
+import type { Limits } from '../../../runtime/context.ts';
+import { createFixture, type BackendName, type Fixture, type Seed } from '../../support/backends.ts';
+import { RpcClient, startTestServer, type Reply } from '../../support/rpc-client.ts';
+
+export interface RpcFiles extends Fixture {
+  readonly server: NodeServer;
+  readonly rpc: RpcClient;
+  /** `call`, returning the whole reply frame without its id (ids are the client's own counter). */
+  reply(command: string, args?: unknown): Promise<Omit<Reply, 'id'>>;
+  /** Absolute path under the root. */
+  at(rel: string): string;
+}
+
+export async function rpcFiles(backend: BackendName, seed: Seed, limits: Partial<Limits> = {}): Promise<RpcFiles> {
+  const fixture = await createFixture(backend, seed);
+  const server = await startTestServer(fixture.root, { fs: fixture.fs, limits });
+  const rpc = await RpcClient.connect(server);
+  return {
+    ...fixture,
+    server,
+    rpc,
+    async reply(command, args) {
+      const { id, ...rest } = await rpc.call(command, args);
+      expect(typeof id).toBe('number');
+      return rest;
+    },
+    at: (rel) => (rel === '' ? fixture.root : `${fixture.root}/${rel}`),
+    async cleanup() {
+      await rpc.close();
+      await server.close();
+      await fixture.cleanup();
+    },
+  };
+}
+
+export const ok = (result: unknown) => ({ ok: true, result });
+export const failed = (error: string) => ({ ok: false, error });

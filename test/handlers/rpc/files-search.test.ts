@@ -1,0 +1,126 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { BACKENDS, makeFifo, type Seed } from '../../support/backends.ts';
+import { failed, ok, rpcFiles, type RpcFiles } from './files-fixture.ts';
+
+const seed: Seed = {
+  'a.txt': 'Hello world\r\nhello again\nsay HELLO',
+  'src/code.ts': 'const helloWorld = 1;\nhello(); // hello',
+  'node_modules/dep/index.js': 'hello',
+  'dist/bundle.js': 'hello',
+  'big.txt': 'hello' + ' '.repeat(1_000_000 - 5) + '!', // 1 000 001 bytes: skipped
+  'exact.txt': 'hello' + ' '.repeat(1_000_000 - 5), // exactly 1 000 000 bytes: searched
+  'bin.dat': 'hello\0world',
+  'to-a': { link: 'a.txt' },
+  escape: { link: '$OUTSIDE' },
+  'escape-file': { link: '$OUTSIDE/secret.txt' },
+  '.agents/someone/notes.txt': 'hello',
+};
+
+describe.each(BACKENDS)('/ws search_in_files (%s)', (backend) => {
+  let f: RpcFiles;
+  afterEach(() => f.cleanup());
+  const setup = async (extra: Seed = {}) => (f = await rpcFiles(backend, { ...seed, ...extra }));
+  const match = (rel: string, lineNumber: number, lineText: string, matchStart: number, matchEnd: number) => ({
+    file: f.at(rel),
+    lineNumber,
+    lineText,
+    matchStart,
+    matchEnd,
+  });
+
+  it('finds every match, case-insensitively by default, in walk order; skips the skip list, big and binary files', async () => {
+    await setup();
+    const aTxt = (rel: string) => [
+      match(rel, 1, 'Hello world', 0, 5),
+      match(rel, 2, 'hello again', 0, 5),
+      match(rel, 3, 'say HELLO', 4, 9),
+    ];
+    expect(await f.reply('search_in_files', { path: f.root, query: 'hello' })).toEqual(
+      ok([
+        // The top folder's files in listing order, then src/ (breadth-first).
+        ...aTxt('a.txt'),
+        // A line longer than 4000 code units comes back as a 4000-unit window holding the match.
+        match('exact.txt', 1, 'hello' + ' '.repeat(3995), 0, 5),
+        ...aTxt('to-a'),
+        match('src/code.ts', 1, 'const helloWorld = 1;', 6, 11),
+        match('src/code.ts', 2, 'hello(); // hello', 0, 5),
+        match('src/code.ts', 2, 'hello(); // hello', 12, 17),
+      ]),
+    );
+  });
+
+  it('honours caseSensitive, wholeWord and regex', async () => {
+    await setup();
+    expect(await f.reply('search_in_files', { path: 'src', query: 'Hello', caseSensitive: true })).toEqual(ok([]));
+    expect(await f.reply('search_in_files', { path: '', query: 'Hello', caseSensitive: true })).toEqual(
+      ok([match('a.txt', 1, 'Hello world', 0, 5), match('to-a', 1, 'Hello world', 0, 5)]),
+    );
+    expect(await f.reply('search_in_files', { path: 'src', query: 'hello', wholeWord: true })).toEqual(
+      ok([match('src/code.ts', 2, 'hello(); // hello', 0, 5), match('src/code.ts', 2, 'hello(); // hello', 12, 17)]),
+    );
+    expect(await f.reply('search_in_files', { path: 'src', query: 'hello\\w+|\\(\\)', regex: true })).toEqual(
+      ok([match('src/code.ts', 1, 'const helloWorld = 1;', 6, 16), match('src/code.ts', 2, 'hello(); // hello', 5, 7)]),
+    );
+    // Without `regex` the same text is literal.
+    expect(await f.reply('search_in_files', { path: 'src', query: '();', regex: false })).toEqual(
+      ok([match('src/code.ts', 2, 'hello(); // hello', 5, 8)]),
+    );
+  });
+
+  it('searches a single file when `path` names one', async () => {
+    await setup();
+    expect(await f.reply('search_in_files', { path: 'a.txt', query: 'again' })).toEqual(ok([match('a.txt', 2, 'hello again', 6, 11)]));
+  });
+
+  it('answers [] for a blank query and `Invalid search: …` for a pattern that does not compile', async () => {
+    await setup();
+    expect(await f.reply('search_in_files', { path: '', query: '' })).toEqual(ok([]));
+    expect(await f.reply('search_in_files', { path: '', query: '  \t ' })).toEqual(ok([]));
+    expect(await f.reply('search_in_files', { path: '', query: '(unclosed', regex: true })).toEqual(
+      failed('Invalid search: Unterminated group'),
+    );
+    expect(await f.reply('search_in_files', { path: '', query: 'a{2,1}', regex: true })).toEqual(
+      failed('Invalid search: numbers out of order in {} quantifier'),
+    );
+    // A mistyped optional counts as absent: `regex: "yes"` is no regex, so "(" is literal.
+    expect(await f.reply('search_in_files', { path: '', query: '(', regex: 'yes' })).toEqual(
+      ok([match('src/code.ts', 2, 'hello(); // hello', 5, 6)]),
+    );
+  });
+
+  it('stops at 500 matches', async () => {
+    await setup({ 'many/lines.txt': Array.from({ length: 600 }, (_, i) => `needle ${i + 1}`).join('\n') });
+    const reply = await f.reply('search_in_files', { path: 'many', query: 'needle' });
+    expect(reply.ok).toBe(true);
+    const results = reply.result as { lineNumber: number }[];
+    expect(results).toHaveLength(500);
+    expect(results.map((r) => r.lineNumber)).toEqual(Array.from({ length: 500 }, (_, i) => i + 1));
+  });
+
+  it('never reads outside the workspace or the agents folder', async () => {
+    await setup();
+    expect(await f.reply('search_in_files', { path: '', query: 'secret' })).toEqual(ok([]));
+    for (const path of ['..', f.outside, 'escape', 'escape-file', '/etc']) {
+      expect(await f.reply('search_in_files', { path, query: 'secret' }), path).toEqual(failed('path is outside the workspace'));
+    }
+    expect(await f.reply('search_in_files', { path: '.agents', query: 'hello' })).toEqual(
+      failed('not part of the workspace tree (the agents folder): .agents'),
+    );
+  });
+
+  if (backend === 'node') {
+    it('passes over a FIFO and a link to one without blocking on it', async () => {
+      await setup({ 'fifo/a.txt': 'hello', 'fifo/to-pipe': { link: 'pipe' } });
+      makeFifo(f.at('fifo/pipe'));
+      expect(await f.reply('search_in_files', { path: 'fifo', query: 'hello' })).toEqual(ok([match('fifo/a.txt', 1, 'hello', 0, 5)]));
+    });
+  }
+
+  it('fails for a missing path and checks its arguments', async () => {
+    await setup();
+    expect(await f.reply('search_in_files', { path: 'missing', query: 'x' })).toEqual(failed('Path does not exist'));
+    expect(await f.reply('search_in_files', { path: '' })).toEqual(failed("invalid arg 'query': missing"));
+    expect(await f.reply('search_in_files', { query: 'x' })).toEqual(failed("invalid arg 'path': missing"));
+    expect(await f.reply('search_in_files', { path: '', query: 5 })).toEqual(failed("invalid arg 'query': expected string, got number"));
+  });
+});
