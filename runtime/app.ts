@@ -115,6 +115,34 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
     copyCaps: { maxEntries: limits.maxCopyEntries, maxBytes: limits.maxCopyBytes },
   });
 
+  /**
+   * The context requests share, built once per root value (the root is known after the first request):
+   * nothing in it is per-request but `upgrade`, which the few WebSocket requests get on a copy. Rebuilding it
+   * and its closures on every request showed in the `GET /api/file` profile.
+   */
+  let sharedContext: WorkspaceContext | undefined;
+  function contextFor(root: string): WorkspaceContext {
+    if (sharedContext?.root === root) return sharedContext;
+    sharedContext = {
+      fs,
+      root,
+      unrestricted,
+      limits,
+      home: options.home,
+      pty: options.pty,
+      terminals,
+      processes: options.processes,
+      zip: options.zip,
+      upgrade: undefined,
+      resolve: (path) => resolveInsideRoot(fs, root, path, { unrestricted }),
+      changes,
+      agents,
+      view: (agent) => agents.view(agent),
+      mediaTickets,
+    };
+    return sharedContext;
+  }
+
   if (options.watcher) {
     const source = watcherSource({
       watcher: options.watcher,
@@ -144,24 +172,8 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
       if (isUpgrade && !isUpgradeOriginAllowed(request, policy)) {
         return jsonResponse({ error: 'origin not allowed' }, 403);
       }
-      const root = await rootPath();
-      const ctx: WorkspaceContext = {
-        fs,
-        root,
-        unrestricted,
-        limits,
-        home: options.home,
-        pty: options.pty,
-        terminals,
-        processes: options.processes,
-        zip: options.zip,
-        upgrade: isUpgrade ? env.upgrade : undefined,
-        resolve: (path) => resolveInsideRoot(fs, root, path, { unrestricted }),
-        changes,
-        agents,
-        view: (agent) => agents.view(agent),
-        mediaTickets,
-      };
+      const shared = contextFor(realRoot ?? (await rootPath()));
+      const ctx = isUpgrade && env.upgrade ? { ...shared, upgrade: env.upgrade } : shared;
       // Outside `basePath` no route matches at all (the catch-all lives under the base too).
       const response: Response = (await router.fetch(request, ctx)) ?? jsonResponse({ error: 'not found' }, 404);
       return withCorsHeaders(response, request, policy);

@@ -35,6 +35,12 @@ export interface ByteRange {
   length?: number;
 }
 
+/** What `readWithStat` returns: the bytes read and the stat of the file they were read from. */
+export interface BytesWithStat {
+  bytes: Uint8Array;
+  stat: FileStat;
+}
+
 /**
  * How a stream reads, a hint for the consumer's pattern: `chunkBytes` is the most each read (and so each
  * chunk) holds. A scanner that may stop early wants small reads (the backend's default); streaming a whole
@@ -90,6 +96,13 @@ export interface FileSystem {
   realpath(path: string): Promise<string>;
 
   read(path: string, range?: ByteRange): Promise<Uint8Array>;
+  /**
+   * `read`, plus the stat of the file the bytes came from, taken on the same open file just before them: the
+   * version belongs to these bytes (an in-place write during the read can leave it older than the bytes,
+   * never newer). Same arguments, checks and errors as `read`. For callers that send bytes with their
+   * version (an ETag): one call where a `stat` and a `read` would each cost a trip to storage.
+   */
+  readWithStat(path: string, range?: ByteRange): Promise<BytesWithStat>;
   /** Errors such as `not-found` reject the promise, before any byte is produced. */
   readStream(path: string, range?: ByteRange, options?: ReadStreamOptions): Promise<ReadableStream<Uint8Array>>;
 

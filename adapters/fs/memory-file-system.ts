@@ -11,6 +11,7 @@
  */
 import type {
   ByteRange,
+  BytesWithStat,
   DirEntry,
   FileStat,
   FileSystem,
@@ -117,9 +118,14 @@ export class MemoryFileSystem implements FileSystem {
   }
 
   async read(path: string, range?: ByteRange): Promise<Uint8Array> {
+    return (await this.readWithStat(path, range)).bytes;
+  }
+
+  async readWithStat(path: string, range?: ByteRange): Promise<BytesWithStat> {
     const [start, end] = rangeBounds(range, path);
-    const data = this.readableFile(path).data;
-    return data.slice(Math.min(start, data.length), Math.min(end, data.length));
+    const file = this.readableFile(path);
+    const data = file.data;
+    return { bytes: data.slice(Math.min(start, data.length), Math.min(end, data.length)), stat: statOf(file) };
   }
 
   async readStream(path: string, range?: ByteRange, options?: ReadStreamOptions): Promise<ReadableStream<Uint8Array>> {

@@ -9,6 +9,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import type {
   ByteRange,
+  BytesWithStat,
   DirEntry,
   FileStat,
   FileSystem,
@@ -83,12 +84,12 @@ async function removeCreatedFolders(deepest: string, first: string): Promise<voi
 }
 
 /** Reads are of regular files only: folders are is-directory, FIFOs/devices/sockets invalid. */
-function requireRegularFile(stats: fsc.Stats, path: string): void {
+function requireRegularFile(stats: fsc.Stats | BigIntStats, path: string): void {
   if (stats.isDirectory()) throw new FsError('is-directory', path);
   if (!stats.isFile()) throw new FsError('invalid', path, `invalid: not a regular file: ${path}`);
 }
 
-/** Promisifies one callback-style node:fs call (cheaper than fs/promises for the tiny calls of a small read). */
+/** Promisifies one callback-style node:fs call (cheaper than fs/promises for the small calls of the hot paths). */
 function fdCall<T>(call: (callback: (error: NodeJS.ErrnoException | null, value: T) => void) => void): Promise<T> {
   return new Promise((resolve, reject) => call((error, value) => (error ? reject(error) : resolve(value))));
 }
@@ -152,7 +153,8 @@ export class NodeFileSystem implements FileSystem {
   async stat(path: string): Promise<FileStat> {
     checkPath(path);
     try {
-      return toFileStat(await fsp.stat(path, { bigint: true }));
+      // Callback style, as in read: fs/promises costs ~5 µs more per call here (a quarter of a small stat).
+      return toFileStat(await fdCall<BigIntStats>((cb) => fsc.stat(path, { bigint: true }, cb)));
     } catch (error) {
       throw toFsError(error, path);
     }
@@ -191,17 +193,23 @@ export class NodeFileSystem implements FileSystem {
   async realpath(path: string): Promise<string> {
     checkPath(path);
     try {
-      return await fsp.realpath(path);
+      // realpath(3), as fs/promises' realpath is, without its promise overhead: every request resolves a path.
+      return await fdCall<string>((cb) => fsc.realpath.native(path, cb));
     } catch (error) {
       throw toFsError(error, path);
     }
   }
 
   async read(path: string, range?: ByteRange): Promise<Uint8Array> {
+    return (await this.readWithStat(path, range)).bytes;
+  }
+
+  async readWithStat(path: string, range?: ByteRange): Promise<BytesWithStat> {
     checkPath(path);
     const [start, end] = rangeBounds(range, path);
     // Raw descriptors rather than a FileHandle: this is the hot path of small reads (`GET /api/file`), and a
-    // FileHandle's object, promise and GC bookkeeping cost more than the syscalls themselves there.
+    // FileHandle's object, promise and GC bookkeeping cost more than the syscalls themselves there. The stat
+    // is the fstat the read needs anyway (a regular file? how many bytes?), so the version costs no extra call.
     let fd: number;
     try {
       fd = await fdCall<number>((cb) => fsc.open(path, OPEN_FOR_READ, cb));
@@ -209,9 +217,9 @@ export class NodeFileSystem implements FileSystem {
       throw toFsError(error, path);
     }
     try {
-      const stats = await fdCall<fsc.Stats>((cb) => fsc.fstat(fd, cb));
+      const stats = await fdCall<BigIntStats>((cb) => fsc.fstat(fd, { bigint: true }, cb));
       requireRegularFile(stats, path);
-      const want = Math.max(0, Math.min(end, stats.size) - start);
+      const want = Math.max(0, Math.min(end, Number(stats.size)) - start);
       const buffer = Buffer.allocUnsafeSlow(want);
       let filled = 0;
       while (filled < want) {
@@ -219,7 +227,7 @@ export class NodeFileSystem implements FileSystem {
         if (bytesRead === 0) break; // the file shrank under us
         filled += bytesRead;
       }
-      return plain(buffer.subarray(0, filled));
+      return { bytes: plain(buffer.subarray(0, filled)), stat: toFileStat(stats) };
     } catch (error) {
       throw toFsError(error, path);
     } finally {

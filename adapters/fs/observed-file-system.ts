@@ -22,6 +22,7 @@
  * they landed. Edge-clean: no `node:*`; it wraps any backend.
  */
 import type {
+  BytesWithStat,
   DirEntry,
   FileStat,
   FileSystem,
@@ -80,6 +81,10 @@ export class ObservedFileSystem implements FileSystem {
 
   read(...args: Parameters<FileSystem['read']>): Promise<Uint8Array> {
     return this.inner.read(...args);
+  }
+
+  readWithStat(...args: Parameters<FileSystem['readWithStat']>): Promise<BytesWithStat> {
+    return this.inner.readWithStat(...args);
   }
 
   readStream(...args: Parameters<FileSystem['readStream']>): Promise<ReadableStream<Uint8Array>> {

@@ -29,6 +29,7 @@ import { checkOffset, checkPath, maxBytesOf, rangeBounds, readdirLimitOf } from 
 import { discardSource } from './capped-chunks.ts';
 import type {
   ByteRange,
+  BytesWithStat,
   DirEntry,
   FileStat,
   FileSystem,
@@ -172,6 +173,15 @@ export class OverlayFileSystem implements FileSystem {
       const found = await this.lookup(path, true);
       const entry = this.existing(found, path);
       return this.layer(entry).read(this.pathIn(entry.layer, found.path), range);
+    });
+  }
+
+  readWithStat(path: string, range?: ByteRange): Promise<BytesWithStat> {
+    return this.guard(async () => {
+      rangeBounds(range, path);
+      const found = await this.lookup(path, true);
+      const entry = this.existing(found, path);
+      return this.layer(entry).readWithStat(this.pathIn(entry.layer, found.path), range);
     });
   }
 

@@ -21,6 +21,7 @@
  */
 import type {
   ByteRange,
+  BytesWithStat,
   DirEntry,
   FileStat,
   FileSystem,
@@ -97,6 +98,10 @@ export class SerializedFileSystem implements FileSystem {
 
   read(path: string, range?: ByteRange): Promise<Uint8Array> {
     return this.inner.read(path, range);
+  }
+
+  readWithStat(path: string, range?: ByteRange): Promise<BytesWithStat> {
+    return this.inner.readWithStat(path, range);
   }
 
   readStream(path: string, range?: ByteRange, options?: ReadStreamOptions): Promise<ReadableStream<Uint8Array>> {

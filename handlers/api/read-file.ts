@@ -18,15 +18,15 @@ export async function readFile(request: Request, ctx: WorkspaceContext): Promise
   const { path } = parseQuery(request, Query);
   const file = await ctx.resolve(path);
   const cap = ctx.limits.maxTextFileBytes;
-  // The version is taken before the bytes: if the file is replaced in between, the tag is older than the
-  // content and a later If-Match fails (a needless 412), never newer (which would let a PUT based on the
-  // old text overwrite the new one). The read itself refuses folders and non-regular files, and reading one
-  // byte past the cap tells "too large" apart without ever holding more than cap + 1 bytes.
+  // The version comes with the bytes, from the same open file (readWithStat: on this hot path a separate
+  // stat cost a fifth of the request). A replaced file cannot pair new bytes with an old tag, and an in-place
+  // write during the read leaves the tag older than the content (a needless 412 later), never newer (which
+  // would let a PUT based on the old text overwrite the new one). The read refuses folders and non-regular
+  // files, and reading one byte past the cap tells "too large" apart without holding more than cap + 1 bytes.
   let version: string;
   let bytes: Uint8Array;
   try {
-    version = (await ctx.fs.stat(file)).version;
-    bytes = await ctx.fs.read(file, { offset: 0, length: cap + 1 });
+    ({ bytes, stat: { version } } = await ctx.fs.readWithStat(file, { offset: 0, length: cap + 1 }));
   } catch (error) {
     if (isFsError(error, 'is-directory')) throw new WorkspaceError('bad-request', 'path is a directory');
     if (isFsError(error, 'invalid')) throw new WorkspaceError('bad-request', 'not a regular file');

@@ -430,6 +430,78 @@ export function runFileSystemContract(name: string, makeBackend: () => Promise<C
       });
     });
 
+    describe('readWithStat', () => {
+      it('returns exactly what read and stat return, for the whole file and for a range', async () => {
+        const bytes = pattern(70_000);
+        await put('f.bin', bytes);
+        const whole = await fs.readWithStat(p('f.bin'));
+        expectBytes(whole.bytes, bytes);
+        expect(whole.stat).toEqual(await fs.stat(p('f.bin')));
+        const window = await fs.readWithStat(p('f.bin'), { offset: 65_000, length: 10_000 });
+        expectBytes(window.bytes, bytes.subarray(65_000, 70_000));
+        expect(window.stat).toEqual(await fs.stat(p('f.bin')));
+        const past = await fs.readWithStat(p('f.bin'), { offset: 80_000 });
+        expect(past.bytes.byteLength).toBe(0);
+        expect(past.stat).toEqual(await fs.stat(p('f.bin')));
+      });
+
+      it('pairs the bytes with their version: each write moves both together', async () => {
+        const first = await put('doc.txt', 'one');
+        const before = await fs.readWithStat(p('doc.txt'));
+        expect(text(before.bytes)).toBe('one');
+        expect(before.stat.version).toBe(first.version);
+        const second = await put('doc.txt', 'two!');
+        const after = await fs.readWithStat(p('doc.txt'));
+        expect(text(after.bytes)).toBe('two!');
+        expect(after.stat).toMatchObject({ type: 'file', size: 4, version: second.version });
+        expect(after.stat.version).not.toBe(before.stat.version);
+      });
+
+      it('sees every in-place write: same length, same file, back to back, a new version each time', async () => {
+        // The case a version made of (mtime, size, inode) could miss: only the bytes change, within one tick.
+        await put('doc.txt', 'aaaa');
+        const seen = [(await fs.readWithStat(p('doc.txt'))).stat.version];
+        for (const content of ['bbbb', 'cccc', 'dddd']) {
+          const written = await fs.writeAt(p('doc.txt'), 0, encoder.encode(content));
+          const read = await fs.readWithStat(p('doc.txt'));
+          expect(text(read.bytes)).toBe(content);
+          expect(read.stat.version).toBe(written.version);
+          seen.push(read.stat.version);
+        }
+        expect(new Set(seen).size).toBe(4);
+      });
+
+      it('follows links: the stat is the target file’s, as stat says', async () => {
+        await put('real/file.txt', 'via link');
+        await fs.symlink('real/file.txt', p('link'));
+        await fs.symlink('real', p('alias'));
+        for (const path of ['link', 'alias/file.txt']) {
+          const read = await fs.readWithStat(p(path));
+          expect(text(read.bytes), path).toBe('via link');
+          expect(read.stat, path).toEqual(await fs.stat(p('real/file.txt')));
+        }
+      });
+
+      it('refuses what read refuses, with the same codes', async () => {
+        await put('dir/file.txt', 'x');
+        await fs.symlink(p('b'), p('a'));
+        await fs.symlink('a', p('b'));
+        await expect(fs.readWithStat(p('dir'))).rejects.toMatchObject({ code: 'is-directory' });
+        await expect(fs.readWithStat(p('missing'))).rejects.toMatchObject({ code: 'not-found' });
+        await expect(fs.readWithStat(p('dir/file.txt/x'))).rejects.toMatchObject({ code: 'not-directory' });
+        await expect(fs.readWithStat(p('a'))).rejects.toMatchObject({ code: 'loop' });
+        await expect(fs.readWithStat(p('dir/file.txt'), { offset: -1 })).rejects.toMatchObject({ code: 'invalid' });
+        await expect(fs.readWithStat(p('dir/file.txt'), { offset: 0, length: 0.5 })).rejects.toMatchObject({ code: 'invalid' });
+      });
+
+      it('returns a copy: changing the returned bytes does not change the file', async () => {
+        await put('f', 'abc');
+        const { bytes } = await fs.readWithStat(p('f'));
+        bytes[0] = 0x7a;
+        expect(await readText('f')).toBe('abc');
+      });
+    });
+
     describe('readStream', () => {
       it('streams a whole file', async () => {
         await put('f.txt', 'hello stream');
@@ -1046,6 +1118,7 @@ export function runFileSystemContract(name: string, makeBackend: () => Promise<C
         await fs.chmod(p('secret'), 0o000);
         try {
           await expect(fs.read(p('secret'))).rejects.toMatchObject({ code: 'permission-denied' });
+          await expect(fs.readWithStat(p('secret'))).rejects.toMatchObject({ code: 'permission-denied' });
           await expect(fs.readStream(p('secret'))).rejects.toMatchObject({ code: 'permission-denied' });
           await expect(fs.copy(p('secret'), p('copy'))).rejects.toMatchObject({ code: 'permission-denied' });
           expect((await fs.stat(p('secret'))).size).toBe(6);

@@ -1,6 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { FileSystem } from '../../../adapters/fs/file-system.ts';
+import { NodeFileSystem } from '../../../adapters/fs/node-file-system.ts';
+import { withOverrides } from '../../support/with-overrides.ts';
 import { nodeApp, q, request, tempWorkspace, type TempWorkspace } from '../../support/workspace.ts';
 
 describe('GET /api/file', () => {
@@ -16,6 +19,21 @@ describe('GET /api/file', () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ path: `${ws.root}/hello.md`, content: '# Hi 👋\r\nline 2\n' });
     expect(await (await get(q({ path: 'empty.txt' }))).json()).toEqual({ path: `${ws.root}/empty.txt`, content: '' });
+  });
+
+  it('takes the bytes and the ETag from one storage read (no separate stat on this hot path)', async () => {
+    const inner = new NodeFileSystem();
+    const calls: string[] = [];
+    const fs = withOverrides<FileSystem>(inner, {
+      stat: (path) => (calls.push('stat'), inner.stat(path)),
+      read: (path, range) => (calls.push('read'), inner.read(path, range)),
+      readWithStat: (path, range) => (calls.push('readWithStat'), inner.readWithStat(path, range)),
+    });
+    const res = await nodeApp(ws.root, { fs }).fetch(request('/api/file' + q({ path: 'hello.md' })));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ path: `${ws.root}/hello.md`, content: '# Hi 👋\r\nline 2\n' });
+    expect(res.headers.get('etag')).toBe(`"${(await inner.stat(`${ws.root}/hello.md`)).version}"`);
+    expect(calls).toEqual(['readWithStat']);
   });
 
   it('keeps a UTF-8 byte order mark as content', async () => {
