@@ -27,6 +27,11 @@ export class ByteRing {
     return this.#end;
   }
 
+  /** Bytes the ring holds allocated now (it grows up to `capacity`): what a session's output costs. */
+  get allocatedBytes(): number {
+    return this.#buffer.length;
+  }
+
   append(bytes: Uint8Array): void {
     if (bytes.length === 0) return;
     const kept = this.#end - this.#start;

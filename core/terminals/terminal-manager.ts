@@ -107,7 +107,10 @@ export interface TerminalSession {
   follow(listener: (bytes: Uint8Array, offset: number) => void, options?: { from?: number }): () => void;
   /** The kept output (the ring) as text, lossy UTF-8. */
   text(): string;
-  /** Resolves with the output text once `pattern` appears in output after `from`; rejects on timeout/exit. */
+  /**
+   * Resolves with the output text (after `from`; at most the last ring's worth of characters) once `pattern`
+   * appears in it; rejects on timeout, or when the program exits without printing it.
+   */
   waitForOutput(pattern: string | RegExp, options?: { timeoutMs?: number; from?: number }): Promise<string>;
 }
 

@@ -142,30 +142,49 @@ export class Session implements TerminalSession {
   }
 
   waitForOutput(pattern: string | RegExp, options: { timeoutMs?: number; from?: number } = {}): Promise<string> {
-    const matches = (text: string) => (typeof pattern === 'string' ? text.includes(pattern) : pattern.test(text));
+    /** Whether the text matches now that `added` characters came at its end. */
+    const matches = (text: string, added: number) => {
+      // A string can only newly appear across the new characters: search just those (and an overlap), so a
+      // long wait over a chatty program does not rescan everything kept on every chunk.
+      if (typeof pattern === 'string') return text.includes(pattern, Math.max(0, text.length - added - pattern.length + 1));
+      pattern.lastIndex = 0; // a /g or /y pattern would otherwise resume where an earlier test left off
+      return pattern.test(text);
+    };
+    // The text a waiter keeps is bounded like the ring: a pattern that never comes must not hold a chatty
+    // program's whole output.
+    const keepChars = this.ring.capacity;
     return new Promise((resolve, reject) => {
       const decoder = new TextDecoder();
       let text = '';
       let settled = false;
+      let stop: (() => void) | undefined;
+      let timer: ReturnType<typeof setTimeout> | undefined;
       const finish = (error?: Error) => {
         if (settled) return;
         settled = true;
-        stop();
+        stop?.();
         clearTimeout(timer);
         if (error) reject(error);
         else resolve(text);
       };
-      const stop = this.follow(
+      // `follow` replays the ring synchronously: the pattern may be found before it returns.
+      stop = this.follow(
         (bytes) => {
-          text += decoder.decode(bytes, { stream: true });
-          if (matches(text)) finish();
+          if (settled) return;
+          const added = decoder.decode(bytes, { stream: true });
+          text += added;
+          if (text.length > keepChars) text = text.slice(text.length - keepChars);
+          if (matches(text, added.length)) finish();
         },
         { from: options.from },
       );
-      const timer =
-        options.timeoutMs === undefined
-          ? undefined
-          : setTimeout(() => finish(new Error(`no ${String(pattern)} in ${this.#label()}'s output within ${options.timeoutMs} ms`)), options.timeoutMs);
+      if (settled) {
+        stop();
+        return;
+      }
+      if (options.timeoutMs !== undefined) {
+        timer = setTimeout(() => finish(new Error(`no ${String(pattern)} in ${this.#label()}'s output within ${options.timeoutMs} ms`)), options.timeoutMs);
+      }
       void this.exited.then(() => finish(new Error(`${this.#label()} exited without printing ${String(pattern)}`)));
     });
   }
@@ -180,7 +199,16 @@ export class Session implements TerminalSession {
   #onData(bytes: Uint8Array): void {
     const offset = this.ring.end;
     this.ring.append(bytes);
-    for (const listener of this.#followers) listener(bytes, offset);
+    for (const listener of this.#followers) {
+      // Followers are other engines' code: one that throws is unsubscribed, and neither the clients nor the
+      // pty's event loop pay for it.
+      try {
+        listener(bytes, offset);
+      } catch (error) {
+        this.#followers.delete(listener);
+        console.error(`terminal ${this.#label()}: an output follower failed and was unsubscribed:`, error);
+      }
+    }
     for (const delivery of this.#deliveries) delivery.deliverLive(bytes, offset);
     this.#balance();
   }

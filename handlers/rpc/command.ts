@@ -83,13 +83,13 @@ function parseArgs(shape: Shape, raw: Record<string, unknown>): Record<string, u
 
 function describeIssue(error: z.ZodError, value: unknown): string {
   const issue = error.issues[0];
-  if (issue?.code === 'invalid_type') return `expected ${issue.expected}, got ${typeOf(value)}`;
+  if (issue?.code === 'invalid_type') return `expected ${issue.expected}, got ${jsonType(value)}`;
   return issue?.message ?? 'invalid value';
 }
 
-function typeOf(value: unknown): string {
+/** A JSON value's type as error texts name it: `null`, `array`, else its `typeof` (`object`, `string`, ...). */
+export function jsonType(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
-  if (typeof value === 'number' && !Number.isInteger(value)) return 'number';
   return typeof value;
 }

@@ -79,10 +79,15 @@ export function runRpcConnection(socket: ServerSocket, ctx: WorkspaceContext, co
           send(replyError(frame.id, `unknown command: ${frame.command}`));
           return;
         }
-        command.invoke(frame.args, { ctx, connection }).then(
-          (result) => send(replyOk(frame.id, result)),
-          (error: unknown) => send(replyError(frame.id, errorText(error, frame.command))),
-        );
+        command
+          .invoke(frame.args, { ctx, connection })
+          .then(
+            (result) => replyOk(frame.id, result),
+            (error: unknown) => replyError(frame.id, errorText(error, frame.command)),
+          )
+          // A result JSON cannot carry (a BigInt, a cycle) must not become an unhandled rejection: that ends the process.
+          .catch((error: unknown) => replyError(frame.id, errorText(error, frame.command)))
+          .then(send);
       }
     }
   });

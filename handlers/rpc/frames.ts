@@ -3,12 +3,16 @@
  * event `{event, payload}`; the app-level keepalive `{"event":"__ping"}` → `{"event":"__pong"}`.
  */
 import { z } from 'zod';
+import { jsonType } from './command.ts';
 
 const requestFrame = z.object({
   id: z.union([z.number(), z.string()]),
   command: z.string(),
   args: z.record(z.string(), z.unknown()).optional().nullable(),
 });
+
+/** What each key of a request must be, for the `invalid request: …` text (zod's `record`, `Invalid input` are not the protocol's words). */
+const EXPECTED: Record<string, string> = { id: 'a number or a string', command: 'a string', args: 'an object' };
 
 export type ParsedFrame =
   | { kind: 'request'; id: number | string; command: string; args: Record<string, unknown> }
@@ -33,9 +37,10 @@ export function parseFrame(text: string): ParsedFrame {
   }
   const parsed = requestFrame.safeParse(json);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue && issue.path.length > 0 ? `'${issue.path.join('.')}'` : 'frame';
-    return { kind: 'invalid', reason: `${where}: ${issue?.code === 'invalid_type' ? `expected ${issue.expected}` : issue?.message}` };
+    const key = String(parsed.error.issues[0]?.path[0] ?? '');
+    const value = record[key];
+    const reason = value === undefined ? 'missing' : `expected ${EXPECTED[key] ?? 'something else'}, got ${jsonType(value)}`;
+    return { kind: 'invalid', reason: `'${key}': ${reason}` };
   }
   return { kind: 'request', id: parsed.data.id, command: parsed.data.command, args: parsed.data.args ?? {} };
 }

@@ -1,98 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OUTPUT_HIGH_WATER_BYTES, parseTerminalMessage } from '../../../handlers/api/terminal-session.ts';
-import type { PtyAdapter, PtyProcess, PtySpawnOptions } from '../../../adapters/pty/pty-adapter.ts';
-import type { ServerSocket, SocketOpenHandler, Upgrader } from '../../../runtime/websocket.ts';
+import { CLIENT_HIGH_WATER_BYTES } from '../../../core/terminals/delivery.ts';
+import { parseTerminalMessage } from '../../../handlers/terminals/terminal-socket.ts';
+import type { SocketOpenHandler, Upgrader } from '../../../runtime/websocket.ts';
+import { FakePtyAdapter, FakeSocket, concat, nextTurn } from '../../support/terminals.ts';
 import { nodeApp, request, tempWorkspace, type TempWorkspace } from '../../support/workspace.ts';
 
 const UPGRADE_HEADERS = { upgrade: 'websocket', connection: 'Upgrade', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' };
-
-/** A pty that records what the session does to it and lets the test drive output and exit. */
-class FakePty implements PtyProcess {
-  readonly pid = 4242;
-  readonly writes: (string | Uint8Array)[] = [];
-  readonly resizes: [number, number][] = [];
-  kills = 0;
-  paused = false;
-  #data: ((data: Uint8Array) => void)[] = [];
-  #exit: ((exit: { code: number | null; signal: number | null }) => void)[] = [];
-  write(data: string | Uint8Array) {
-    this.writes.push(data);
-  }
-  resize(cols: number, rows: number) {
-    this.resizes.push([cols, rows]);
-  }
-  onData(listener: (data: Uint8Array) => void) {
-    this.#data.push(listener);
-  }
-  onExit(listener: (exit: { code: number | null; signal: number | null }) => void) {
-    this.#exit.push(listener);
-  }
-  kill() {
-    this.kills++;
-  }
-  pause() {
-    this.paused = true;
-  }
-  resume() {
-    this.paused = false;
-  }
-  emitData(bytes: Uint8Array) {
-    for (const listener of this.#data) listener(bytes);
-  }
-  emitExit(code: number) {
-    for (const listener of this.#exit) listener({ code, signal: null });
-  }
-}
-
-class FakePtyAdapter implements PtyAdapter {
-  readonly spawned: { options: PtySpawnOptions; pty: FakePty }[] = [];
-  fail = false;
-  spawn(options: PtySpawnOptions): PtyProcess {
-    if (this.fail) throw new Error('spawn failed');
-    const pty = new FakePty();
-    this.spawned.push({ options, pty });
-    return pty;
-  }
-  async killAll() {}
-}
-
-class FakeSocket implements ServerSocket {
-  readonly sent: (string | Uint8Array)[] = [];
-  readonly closes: { code: number | undefined; reason: string | undefined }[] = [];
-  /** What a slow peer has not taken yet; the test sets it and calls drained(). */
-  bufferedAmount = 0;
-  #drain: (() => void)[] = [];
-  onDrain(listener: () => void) {
-    this.#drain.push(listener);
-  }
-  drained() {
-    this.bufferedAmount = 0;
-    for (const listener of this.#drain) listener();
-  }
-  #message: ((data: string | Uint8Array, isBinary: boolean) => void)[] = [];
-  #close: ((code: number, reason: string) => void)[] = [];
-  send(data: string | Uint8Array) {
-    this.sent.push(data);
-  }
-  close(code?: number, reason?: string) {
-    this.closes.push({ code, reason });
-  }
-  onMessage(listener: (data: string | Uint8Array, isBinary: boolean) => void) {
-    this.#message.push(listener);
-  }
-  onClose(listener: (code: number, reason: string) => void) {
-    this.#close.push(listener);
-  }
-  receiveText(text: string) {
-    for (const listener of this.#message) listener(text, false);
-  }
-  receiveBinary(bytes: Uint8Array) {
-    for (const listener of this.#message) listener(bytes, true);
-  }
-  peerClosed(code = 1000) {
-    for (const listener of this.#close) listener(code, '');
-  }
-}
 
 describe('GET /ws/terminal (in-process)', () => {
   let workspace: TempWorkspace;
@@ -139,8 +52,13 @@ describe('GET /ws/terminal (in-process)', () => {
   });
 
   describe('an accepted upgrade', () => {
+    /** A ring this small makes the flow-control thresholds (half and a quarter of it) easy to reach. */
+    const RING_BYTES = 1024;
+    /** Short, so that a named session's client would be dropped well within the tests' waits. */
+    const STALL_MS = 20;
+
     async function open(ptys = new FakePtyAdapter()) {
-      const app = nodeApp(workspace.root, { pty: ptys });
+      const app = nodeApp(workspace.root, { pty: ptys, limits: { terminalRingBytes: RING_BYTES, terminalStallMs: STALL_MS } });
       let onOpen: SocketOpenHandler | undefined;
       const marker = new Response(null, { status: 200 });
       const upgrade: Upgrader = (handler) => {
@@ -152,13 +70,20 @@ describe('GET /ws/terminal (in-process)', () => {
       expect(ptys.spawned).toHaveLength(0); // nothing runs before the handshake completes
       const socket = new FakeSocket();
       onOpen!(socket);
-      return { ptys, socket, pty: ptys.spawned[0]?.pty };
+      await nextTurn(); // the session starts delivering on a later turn
+      return { app, ptys, socket, pty: ptys.spawned[0]?.pty };
     }
 
-    it('spawns the default shell in the workspace root at 80x24', async () => {
+    it('spawns the default shell in the workspace root at 80x24, with COLORTERM=truecolor', async () => {
       const { ptys } = await open();
       expect(ptys.spawned).toHaveLength(1);
-      expect(ptys.spawned[0]!.options).toEqual({ cwd: workspace.root, cols: 80, rows: 24 });
+      expect(ptys.spawned[0]!.options).toEqual({ cwd: workspace.root, cols: 80, rows: 24, env: { COLORTERM: 'truecolor' } });
+    });
+
+    it('is an unnamed session: not listed under /terminals', async () => {
+      const { app } = await open();
+      const response = await app.fetch(request('/terminals'));
+      expect(await response.json()).toEqual({ terminals: [] });
     });
 
     it('forwards pty output as binary frames, byte for byte', async () => {
@@ -167,6 +92,23 @@ describe('GET /ws/terminal (in-process)', () => {
       pty!.emitData(bytes);
       expect(socket.sent).toEqual([bytes]);
       expect(socket.sent[0]).toBeInstanceOf(Uint8Array);
+    });
+
+    it('sends output the shell printed before the delivery started, then live output, in order', async () => {
+      const ptys = new FakePtyAdapter();
+      const app = nodeApp(workspace.root, { pty: ptys });
+      let onOpen: SocketOpenHandler | undefined;
+      await app.fetch(request('/ws/terminal', { headers: UPGRADE_HEADERS }), {
+        upgrade: (handler) => ((onOpen = handler), new Response(null, { status: 200 })),
+      });
+      const socket = new FakeSocket();
+      onOpen!(socket);
+      ptys.last.emitData('$ '); // the prompt, before the first turn
+      expect(socket.sent).toEqual([]);
+      await nextTurn();
+      ptys.last.emitData('ls\r\n');
+      expect(new TextDecoder().decode(socket.output())).toBe('$ ls\r\n');
+      expect(socket.sent.every((frame) => frame instanceof Uint8Array)).toBe(true); // no announce frames on /ws/terminal
     });
 
     it('writes input frames to the pty and applies resize frames', async () => {
@@ -206,9 +148,36 @@ describe('GET /ws/terminal (in-process)', () => {
       expect(pty!.writes).toEqual(['still works\n']);
     });
 
-    it('closes the socket with 1000 when the shell exits', async () => {
+    it('ignores input and resize frames once the shell has exited', async () => {
       const { socket, pty } = await open();
       pty!.emitExit(0);
+      socket.receiveText('{"type":"input","data":"late\\n"}');
+      socket.receiveText('{"type":"resize","cols":100,"rows":30}');
+      expect(pty!.writes).toEqual([]);
+      expect(pty!.resizes).toEqual([]);
+    });
+
+    it('closes the socket with 1000 when the shell exits, after its last output', async () => {
+      const { socket, pty } = await open();
+      pty!.emitData('bye\r\n');
+      pty!.emitExit(0);
+      expect(socket.sent).toEqual([new TextEncoder().encode('bye\r\n')]); // no exit text frame on /ws/terminal
+      expect(socket.closes).toEqual([{ code: 1000, reason: undefined }]);
+    });
+
+    it('closes with 1000 when the shell exits before the delivery started', async () => {
+      const ptys = new FakePtyAdapter();
+      const app = nodeApp(workspace.root, { pty: ptys });
+      let onOpen: SocketOpenHandler | undefined;
+      await app.fetch(request('/ws/terminal', { headers: UPGRADE_HEADERS }), {
+        upgrade: (handler) => ((onOpen = handler), new Response(null, { status: 200 })),
+      });
+      const socket = new FakeSocket();
+      onOpen!(socket);
+      ptys.last.emitData('x');
+      ptys.last.emitExit(2);
+      await nextTurn();
+      expect(socket.sent).toEqual([new TextEncoder().encode('x')]);
       expect(socket.closes).toEqual([{ code: 1000, reason: undefined }]);
     });
 
@@ -222,17 +191,34 @@ describe('GET /ws/terminal (in-process)', () => {
       expect(socket.closes).toEqual([]);
     });
 
-    it('pauses the pty while a slow client has more than the high-water mark queued, resumes on drain', async () => {
+    it('holds output while the socket is at the high-water mark, pauses the pty past half a ring behind, resumes on drain', async () => {
       const { socket, pty } = await open();
-      socket.bufferedAmount = OUTPUT_HIGH_WATER_BYTES;
+      socket.bufferedAmount = CLIENT_HIGH_WATER_BYTES - 1;
       pty!.emitData(new Uint8Array([0x41]));
-      expect(pty!.paused).toBe(false); // at the mark, not above it
-      socket.bufferedAmount = OUTPUT_HIGH_WATER_BYTES + 1;
-      pty!.emitData(new Uint8Array([0x42]));
+      expect(socket.sent).toEqual([new Uint8Array([0x41])]); // below the mark: sent at once
+      socket.bufferedAmount = CLIENT_HIGH_WATER_BYTES;
+      const held = new Uint8Array(RING_BYTES / 2).fill(0x42);
+      pty!.emitData(held);
+      expect(socket.sent).toHaveLength(1); // at the mark: kept in the ring
+      expect(pty!.paused).toBe(false); // half a ring behind, not more
+      pty!.emitData(new Uint8Array([0x43]));
       expect(pty!.paused).toBe(true);
       socket.drained();
       expect(pty!.paused).toBe(false);
-      expect(socket.sent).toEqual([new Uint8Array([0x41]), new Uint8Array([0x42])]); // nothing dropped
+      expect(pty!.flow).toEqual(['pause', 'resume']);
+      expect(concat(socket.sent as Uint8Array[])).toEqual(concat([new Uint8Array([0x41]), held, new Uint8Array([0x43])])); // nothing dropped
+    });
+
+    it('never drops its one client, however long it holds the pty paused (an unnamed session)', async () => {
+      const { socket, pty } = await open();
+      socket.bufferedAmount = CLIENT_HIGH_WATER_BYTES;
+      pty!.emitData(new Uint8Array(RING_BYTES).fill(0x44));
+      expect(pty!.paused).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, STALL_MS * 5)); // nothing to wait for: the point is that nothing happens
+      expect(socket.closes).toEqual([]);
+      expect(pty!.kills).toBe(0);
+      socket.drained();
+      expect(socket.output()).toEqual(new Uint8Array(RING_BYTES).fill(0x44));
     });
 
     it('closes the socket with 1011 when the shell cannot start', async () => {

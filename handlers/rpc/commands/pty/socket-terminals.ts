@@ -40,8 +40,14 @@ function attachmentsOf(connection: RpcConnection): Map<string, Attachment> {
   return attachments;
 }
 
-/** Attaches `session` to this socket from `from` (replacing an earlier attachment of it). */
+/**
+ * Attaches `session` to this socket from `from` (replacing an earlier attachment of it). An attachment holds
+ * the session (an exited one is reaped only once no client is left), so it ends with the exit it delivers or
+ * the socket's close, whichever comes first; a socket that closed while the command was in flight (pty_spawn
+ * awaits the folder check) gets none.
+ */
 export function attachToSocket(connection: RpcConnection, sessionId: string, session: TerminalSession, from?: number): Attachment {
+  if (connection.signal.aborted) throw new RpcError('the connection closed');
   const attachments = attachmentsOf(connection);
   attachments.get(sessionId)?.detach();
   const decoder = new TextDecoder();
@@ -58,6 +64,7 @@ export function attachToSocket(connection: RpcConnection, sessionId: string, ses
       exit: (code) => {
         connection.emit('pty-exit', { session_id: sessionId, code });
         forget();
+        attachment?.detach();
       },
       drop: (reason) => {
         forget();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TERMINAL_NAME_PATTERN } from '../../../../core/terminals/terminal-manager.ts';
+import { WorkspaceError } from '../../../../runtime/errors/workspace-error.ts';
 import { terminalFolder } from '../../../terminals/terminal-input.ts';
 import { defineCommand, RpcError } from '../../command.ts';
 import { attachToSocket, terminalsOf } from './socket-terminals.ts';
@@ -25,7 +26,14 @@ export const ptySpawn = defineCommand({
     const existing = terminals.get(sessionId);
     if (existing?.running) throw new RpcError(`Session ${sessionId} already exists`);
     if (existing) await terminals.remove(sessionId);
-    const session = terminals.start({ name: sessionId, shell, cwd: folder, cols, rows });
+    let session;
+    try {
+      session = terminals.start({ name: sessionId, shell, cwd: folder, cols, rows });
+    } catch (error) {
+      // Another pty_spawn of this id took the name while this one awaited the folder or the old session's end.
+      if (error instanceof WorkspaceError && error.code === 'conflict') throw new RpcError(`Session ${sessionId} already exists`);
+      throw error;
+    }
     attachToSocket(connection, sessionId, session, 0);
     return { id: sessionId, pid: session.pid };
   },
