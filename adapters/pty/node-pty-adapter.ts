@@ -1,3 +1,4 @@
+import { closeSync, constants, openSync } from 'node:fs';
 import { spawn as spawnPty, type IPty } from 'node-pty';
 import { childEnv } from '../posix/child-env.ts';
 import { terminateSession } from '../posix/session-signals.ts';
@@ -52,19 +53,55 @@ export class NodePtyAdapter implements PtyAdapter {
   }
 }
 
+/**
+ * How often a paused terminal checks whether its program has exited. node-pty gives a reader 200 ms after
+ * the exit before it destroys the pty, so a paused one must resume well within that to get the last output.
+ */
+const PAUSED_EXIT_POLL_MS = 25;
+
+/**
+ * Opens the pty's slave side so the line never hangs up while the daemon has not read everything: on Linux,
+ * what the program wrote last is discarded when its side closes before the master read it
+ * (microsoft/node-pty#726). Released at the exit. Undefined where the slave cannot be opened.
+ */
+function holdSlave(pty: IPty): number | undefined {
+  const name = (pty as unknown as { ptsName?: string }).ptsName;
+  if (!name) return undefined;
+  try {
+    return openSync(name, constants.O_RDWR | constants.O_NOCTTY);
+  } catch {
+    return undefined;
+  }
+}
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 class NodePtyProcess implements PtyProcess {
   readonly pid: number;
   readonly #pty: IPty;
   readonly #exited: Promise<void>;
   #hasExited = false;
   #killed: Promise<void> | undefined;
+  #slave: number | undefined;
+  #paused = false;
+  #exitWatch: ReturnType<typeof setInterval> | undefined;
 
   constructor(pty: IPty) {
     this.#pty = pty;
     this.pid = pty.pid;
+    this.#slave = holdSlave(pty);
     this.#exited = new Promise((resolve) => {
       pty.onExit(() => {
         this.#hasExited = true;
+        this.#stopExitWatch();
+        this.#releaseSlave();
         resolve();
       });
     });
@@ -85,11 +122,33 @@ class NodePtyProcess implements PtyProcess {
   }
 
   pause(): void {
-    if (!this.#hasExited) this.#pty.pause();
+    if (this.#hasExited || this.#paused) return;
+    this.#paused = true;
+    this.#pty.pause();
+    // Once the program is gone nothing is left to slow down: read what it wrote last before node-pty drops it.
+    this.#exitWatch = setInterval(() => {
+      if (processExists(this.pid)) return;
+      this.#stopExitWatch();
+      this.#pty.resume();
+    }, PAUSED_EXIT_POLL_MS);
+    this.#exitWatch.unref?.();
   }
 
   resume(): void {
+    if (!this.#paused) return;
+    this.#paused = false;
+    this.#stopExitWatch();
     if (!this.#hasExited) this.#pty.resume();
+  }
+
+  #releaseSlave(): void {
+    if (this.#slave !== undefined) closeSync(this.#slave);
+    this.#slave = undefined;
+  }
+
+  #stopExitWatch(): void {
+    clearInterval(this.#exitWatch);
+    this.#exitWatch = undefined;
   }
 
   onData(listener: (data: Uint8Array) => void): void {
@@ -113,6 +172,9 @@ class NodePtyProcess implements PtyProcess {
    * the shell has exited and nothing else in its session runs (bounded even if a process cannot be killed).
    */
   killAndWait(): Promise<void> {
+    // What a killed program printed last is not worth waiting for: without our hold on the line, the exit is
+    // reported as soon as the session is gone instead of after node-pty's 200 ms wait for the reader.
+    this.#releaseSlave();
     this.#killed ??= terminateSession(this.pid, {
       signal: 'SIGHUP',
       graceMs: KILL_GRACE_MS,
