@@ -401,9 +401,19 @@ describe('Node server', () => {
     sendInput(`head -c ${FLOOD} /dev/zero | tr '\\0' a; echo "done=$((6*7))"\n`);
     const [tr] = await waitFor(() => processesInSession(shellPid, 'tr').length === 1 && processesInSession(shellPid, 'tr'), { what: 'tr to start' });
     // Once the buffers between the pty and the client are full, the producer must be blocked, not drained
-    // into the daemon's memory: its write count stops moving while it is still alive.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    const before = bytesWritten(tr!);
+    // into the daemon's memory: its write count stops moving while it is still alive. How soon the kernel's
+    // socket buffers fill depends on the machine's load, so wait for the count to settle (a whole second
+    // unchanged), then check it stays settled well below the flood.
+    let before: number | undefined;
+    await waitFor(
+      async () => {
+        const first = bytesWritten(tr!);
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        before = bytesWritten(tr!);
+        return first !== undefined && first === before;
+      },
+      { timeoutMs: 20_000, intervalMs: 0, what: 'the flooding program to block' },
+    );
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const after = bytesWritten(tr!);
     expect(before).toBeDefined();
