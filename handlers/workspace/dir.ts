@@ -4,7 +4,7 @@ import { displayPath } from '../../core/tree-ops/display-path.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
 import { jsonResponse } from '../../runtime/errors/render.ts';
 import { parseJsonBody } from '../../runtime/validation.ts';
-import { agentField, mutationScope, pathField } from './mutation-scope.ts';
+import { agentField, mutationScope, pathField } from '../shared/mutation-scope.ts';
 
 const Body = z.object({ agent: agentField, path: pathField('path') });
 

@@ -3,7 +3,7 @@ import { moveEntry } from '../../core/tree-ops/move-entry.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
 import { jsonResponse } from '../../runtime/errors/render.ts';
 import { parseJsonBody } from '../../runtime/validation.ts';
-import { agentField, mutationScope, pathField } from './mutation-scope.ts';
+import { agentField, mutationScope, pathField } from '../shared/mutation-scope.ts';
 
 const Body = z.object({ agent: agentField, from: pathField('from'), to: pathField('to') });
 

@@ -8,7 +8,7 @@ import { jsonResponse } from '../../runtime/errors/render.ts';
 import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
 import { entityTag } from '../../runtime/http/entity-tag.ts';
 import { parseQuery } from '../../runtime/validation.ts';
-import { agentField, mutationScope } from './mutation-scope.ts';
+import { agentField, mutationScope } from '../shared/mutation-scope.ts';
 
 const Query = z.object({
   path: z.string({ error: 'missing path' }).min(1, 'missing path'),

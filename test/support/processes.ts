@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 
 /** Whether `pid` runs (a zombie waiting for its reaper counts as gone). Linux: reads /proc. */
@@ -50,4 +51,19 @@ export function bytesWritten(pid: number): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Runs the enclosing describe's sessions with plain `sh` as $SHELL: a user's interactive bash start-up files
+ * (slow version-manager hooks) would make terminal tests slow and flaky. Shell choice has its own tests.
+ */
+export function usePlainShell(): void {
+  const originalShell = process.env.SHELL;
+  beforeAll(() => {
+    process.env.SHELL = '/bin/sh';
+  });
+  afterAll(() => {
+    if (originalShell === undefined) delete process.env.SHELL;
+    else process.env.SHELL = originalShell;
+  });
 }

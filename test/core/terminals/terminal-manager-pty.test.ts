@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { NodePtyAdapter } from '../../../adapters/pty/node-pty-adapter.ts';
 import { createTerminalManager } from '../../../core/terminals/create-terminal-manager.ts';
 import type { TerminalManager } from '../../../core/terminals/terminal-manager.ts';
-import { isRunning, processesInSession, waitFor } from '../../support/processes.ts';
+import { isRunning, processesInSession, waitFor, usePlainShell } from '../../support/processes.ts';
 import { RecordingClient } from '../../support/terminals.ts';
 
 /**
@@ -28,15 +28,7 @@ describe('terminal manager (real ptys)', () => {
   let ptys: NodePtyAdapter;
   let terminals: TerminalManager;
 
-  // Plain sh: a user's interactive bash start-up files would make these slow and flaky.
-  const originalShell = process.env.SHELL;
-  beforeAll(() => {
-    process.env.SHELL = '/bin/sh';
-  });
-  afterAll(() => {
-    if (originalShell === undefined) delete process.env.SHELL;
-    else process.env.SHELL = originalShell;
-  });
+  usePlainShell();
 
   beforeEach(async () => {
     root = await realpath(await mkdtemp(join(tmpdir(), 'wsapi-terminals-')));

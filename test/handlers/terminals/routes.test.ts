@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { NodePtyAdapter } from '../../../adapters/pty/node-pty-adapter.ts';
 import type { WorkspaceApp } from '../../../runtime/app.ts';
 import type { Limits } from '../../../runtime/context.ts';
-import { isRunning, processesInSession, waitFor } from '../../support/processes.ts';
+import { isRunning, processesInSession, waitFor, usePlainShell } from '../../support/processes.ts';
 import { FakePtyAdapter } from '../../support/terminals.ts';
 import { nodeApp, request, tempWorkspace, type TempWorkspace } from '../../support/workspace.ts';
 
@@ -23,15 +23,7 @@ describe('named terminals over HTTP', () => {
   let app: WorkspaceApp;
   let apps: WorkspaceApp[] = [];
 
-  // Plain sh: a user's interactive bash start-up files would make these slow and flaky.
-  const originalShell = process.env.SHELL;
-  beforeAll(() => {
-    process.env.SHELL = '/bin/sh';
-  });
-  afterAll(() => {
-    if (originalShell === undefined) delete process.env.SHELL;
-    else process.env.SHELL = originalShell;
-  });
+  usePlainShell();
 
   function start(limits: Partial<Limits> = {}) {
     app = nodeApp(workspace.root, { pty: ptys, limits });

@@ -8,7 +8,7 @@ import { fetch } from 'undici';
 import type { Session } from '../../../core/terminals/terminal-session.ts';
 import type { NodeServer } from '../../../runtime/node/server.ts';
 import type { Limits } from '../../../runtime/context.ts';
-import { isRunning, waitFor } from '../../support/processes.ts';
+import { isRunning, waitFor, usePlainShell } from '../../support/processes.ts';
 import { startTestServer } from '../../support/rpc-client.ts';
 import { TerminalSocketClient, rawUpgrade } from '../../support/terminals.ts';
 import { TEST_TOKEN, tempWorkspace, type TempWorkspace } from '../../support/workspace.ts';
@@ -26,14 +26,7 @@ describe('WebSocket /terminals/{name} (real server)', () => {
   let servers: NodeServer[];
   let clients: TerminalSocketClient[];
 
-  const originalShell = process.env.SHELL;
-  beforeAll(() => {
-    process.env.SHELL = '/bin/sh';
-  });
-  afterAll(() => {
-    if (originalShell === undefined) delete process.env.SHELL;
-    else process.env.SHELL = originalShell;
-  });
+  usePlainShell();
 
   beforeEach(async () => {
     workspace = await tempWorkspace({ 'hello.txt': 'hi\n' });

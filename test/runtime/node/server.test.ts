@@ -4,7 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fetch, WebSocket } from 'undici';
 import { startNodeServer, type NodeServer, type NodeServerOptions } from '../../../runtime/node/server.ts';
-import { bytesWritten, isRunning, processesInSession, waitFor } from '../../support/processes.ts';
+import { bytesWritten, isRunning, processesInSession, waitFor, usePlainShell } from '../../support/processes.ts';
 import { TEST_TOKEN, tempWorkspace, type TempWorkspace } from '../../support/workspace.ts';
 
 interface TerminalClient {
@@ -119,16 +119,7 @@ describe('Node server', () => {
     return client;
   }
 
-  // The default shell comes from $SHELL; a user's interactive bash start-up files (slow version-manager hooks)
-  // would make these tests slow and flaky, so the sessions here run plain sh. Shell choice has its own tests.
-  const originalShell = process.env.SHELL;
-  beforeAll(() => {
-    process.env.SHELL = '/bin/sh';
-  });
-  afterAll(() => {
-    if (originalShell === undefined) delete process.env.SHELL;
-    else process.env.SHELL = originalShell;
-  });
+  usePlainShell();
 
   beforeEach(async () => {
     workspace = await tempWorkspace({ 'hello.txt': 'hi\n', 'sub/inner.txt': 'x' });

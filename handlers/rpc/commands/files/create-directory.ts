@@ -3,7 +3,7 @@ import { isFsError } from '../../../../adapters/fs/fs-error.ts';
 import { dirname } from '../../../../adapters/fs/posix-path.ts';
 import { displayPath } from '../../../../core/tree-ops/display-path.ts';
 import { makeFolders } from '../../../../core/tree-ops/make-folders.ts';
-import { mutationScope } from '../../../workspace/mutation-scope.ts';
+import { mutationScope } from '../../../shared/mutation-scope.ts';
 import { defineCommand, RpcError } from '../../command.ts';
 import { FILE_ALREADY_EXISTS, FOLDER_ALREADY_EXISTS } from './protocol-texts.ts';
 

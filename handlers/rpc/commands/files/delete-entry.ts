@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { removeEntry } from '../../../../core/tree-ops/remove-entry.ts';
 import { WorkspaceError } from '../../../../runtime/errors/workspace-error.ts';
-import { mutationScope } from '../../../workspace/mutation-scope.ts';
+import { mutationScope } from '../../../shared/mutation-scope.ts';
 import { defineCommand, RpcError } from '../../command.ts';
 import { PATH_DOES_NOT_EXIST } from './protocol-texts.ts';
 

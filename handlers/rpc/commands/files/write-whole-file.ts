@@ -2,12 +2,12 @@
  * What `write_file`, `upload_file` and `create_file` share: one whole file written atomically (the
  * FileSystem's temp file + rename), missing parent folders made, links on the way followed as for any write.
  * Escapes (`..`, absolute paths elsewhere, a link out of the root) and the agents folder are refused by the
- * scope before anything is touched (handlers/workspace/mutation-scope.ts, shared with Intentic's mutations).
+ * scope before anything is touched (handlers/shared/mutation-scope.ts, shared with Intentic's mutations).
  */
 import { isFsError } from '../../../../adapters/fs/fs-error.ts';
 import type { WorkspaceContext } from '../../../../runtime/context.ts';
 import { WorkspaceError } from '../../../../runtime/errors/workspace-error.ts';
-import { mutationScope } from '../../../workspace/mutation-scope.ts';
+import { mutationScope } from '../../../shared/mutation-scope.ts';
 import { RpcError } from '../../command.ts';
 import { FILE_ALREADY_EXISTS } from './protocol-texts.ts';
 

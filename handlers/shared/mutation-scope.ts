@@ -1,5 +1,6 @@
 /**
- * What Intentic's four tree mutations (dir, entry, move, copy) share: the view a request writes through (the
+ * What the tree mutations of every dialect share (Intentic's dir, entry, move, copy and upload; the /ws
+ * protocol's create, rename, copy, delete and writes): the view a request writes through (the
  * shared tree, or with `agent` that agent's copy only) and the two ways a client path becomes an absolute one.
  */
 import { z } from 'zod';
