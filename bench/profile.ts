@@ -1,6 +1,7 @@
 /**
  * Profiles OUR server under one bench workload and prints where the CPU time goes.
  *   node --import tsx bench/profile.ts file|raw|search [query]
+ *   node --import tsx bench/profile.ts terminal-ori|terminal-named|terminal-rpc   (3 runs of the terminal bench's output)
  * The server child runs with `node --cpu-prof`; the .cpuprofile lands in .bench-cache/profiles (open it in
  * Chrome DevTools → Performance for the flame chart). Printed: top functions by self time, and self time per file.
  */
@@ -13,6 +14,8 @@ import { runLoad } from './lib/load.ts';
 import { log } from './lib/log.ts';
 import { bigFileName, cacheDir, projectRoot, smallFileName } from './lib/paths.ts';
 import { prepareCorpus } from './prepare-corpus.ts';
+import { openTerminal, TERMINAL_KINDS, type TerminalKind } from './lib/terminal-links.ts';
+import { runOnLink, WORKLOADS } from './terminal.bench.ts';
 
 interface ProfileNode {
   id: number;
@@ -35,7 +38,7 @@ await mkdir(profileDir, { recursive: true });
 const before = new Set(await readdir(profileDir));
 
 const root = workload === 'search' ? prepared.linuxTree : prepared.filesRoot;
-const server = await startChildServer('ours', 'ours', { BENCH_ROOT: root, BENCH_TOKEN: token, BENCH_MAX_SEARCH_ENTRIES: 'Infinity' }, [
+const server = await startChildServer('ours', 'ours', { BENCH_ROOT: root, BENCH_TOKEN: token, BENCH_MAX_SEARCH_ENTRIES: 'Infinity', SHELL: '/bin/sh' }, [
   '--cpu-prof',
   `--cpu-prof-dir=${profileDir}`,
 ]);
@@ -47,8 +50,20 @@ try {
     for (let i = 0; i < 3; i++) await drain(`${server.baseUrl}/api/raw?path=${bigFileName}`, auth);
   } else if (workload === 'search') {
     for (let i = 0; i < 5; i++) await drain(`${server.baseUrl}/api/files/search?q=${encodeURIComponent(query)}&limit=500`, auth);
+  } else if (workload.startsWith('terminal-') && TERMINAL_KINDS.includes(workload.slice('terminal-'.length) as TerminalKind)) {
+    const kind = workload.slice('terminal-'.length) as TerminalKind;
+    const output = WORKLOADS[process.env.BENCH_TERMINAL_OUTPUT ?? 'tr']!;
+    for (let i = 0; i < 3; i++) {
+      const link = await openTerminal(kind, server.baseUrl, token);
+      try {
+        const { bytes, ms } = await runOnLink(kind, link, output);
+        log(`${kind}: ${(bytes / 1024 / 1024 / (ms / 1000)).toFixed(1)} MiB/s (profiling slows it)`);
+      } finally {
+        await link.close();
+      }
+    }
   } else {
-    throw new Error(`unknown workload ${workload} (file|raw|search)`);
+    throw new Error(`unknown workload ${workload} (file|raw|search|terminal-ori|terminal-named|terminal-rpc)`);
   }
 } finally {
   await server.stop();

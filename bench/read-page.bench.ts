@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { startChildServer } from './lib/child-server.ts';
 import { getJson } from './lib/http-client.ts';
 import { log } from './lib/log.ts';
+import { memoryKiB } from './lib/proc-memory.ts';
 import { cacheDir } from './lib/paths.ts';
 import type { Figure } from './lib/result.ts';
 import { median, nowMs, sample } from './lib/stats.ts';
@@ -61,13 +62,6 @@ async function ensureLog(name: string, targetBytes: number): Promise<LogFile> {
   }
   await rename(staging, path);
   return file;
-}
-
-async function memoryKiB(pid: number, field: 'VmRSS' | 'VmHWM'): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
-  if (!match) throw new Error(`no ${field} in /proc/${pid}/status`);
-  return Number(match[1]);
 }
 
 /** The process's CPU time so far (user + system), in ms: steadier than wall time on a shared machine. */

@@ -2,7 +2,8 @@
  * `npm run bench` — measures our daemon against an anchor in the same run and prints ours / anchor / ratio.
  * Not part of CI or tests. See bench/README.md for what each figure means.
  *
- *   node --import tsx bench/run.ts [search] [raw] [file] [terminal]     (default: all four)
+ *   node --import tsx bench/run.ts [search] [raw] [file] [read-page] [tree] [changes] [terminal] [echo] [rpc]
+ *   (default: all of them)
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -13,9 +14,11 @@ import { bigFileName, smallFileName } from './lib/paths.ts';
 import type { Figure } from './lib/result.ts';
 import { prepareCorpus } from './prepare-corpus.ts';
 import { benchChangeFeed } from './change-feed.bench.ts';
+import { benchEcho } from './echo.bench.ts';
 import { benchRawStream } from './raw-stream.bench.ts';
 import { benchReadFileRps } from './read-file-rps.bench.ts';
 import { benchReadPage } from './read-page.bench.ts';
+import { benchRpc } from './rpc.bench.ts';
 import { benchSearch } from './search.bench.ts';
 import { benchTerminal } from './terminal.bench.ts';
 import { benchTree } from './tree.bench.ts';
@@ -32,7 +35,8 @@ function versionOf(command: string, args: string[]): string {
 
 function formatNumber(value: number): string {
   if (!Number.isFinite(value)) return String(value);
-  return value >= 100 ? value.toFixed(0) : value.toFixed(1);
+  // Sub-millisecond latencies (echo, /ws round trips) need more than one decimal.
+  return value >= 100 ? value.toFixed(0) : value >= 1 ? value.toFixed(1) : value.toFixed(3);
 }
 
 function printTable(figures: Figure[]): void {
@@ -90,8 +94,16 @@ try {
     figures.push(...(await benchChangeFeed(token)));
   }
   if (wants('terminal')) {
-    log('(d) terminal: /ws/terminal vs raw node-pty (sh printing 64 MiB)');
-    figures.push(await benchTerminal(prepared.filesRoot, token));
+    log('(d) terminal: /ws/terminal, /terminals/{name}, /ws pty-output vs raw node-pty (sh printing a lot; MiB/s, peak RSS)');
+    figures.push(...(await benchTerminal(prepared.filesRoot, token)));
+  }
+  if (wants('echo')) {
+    log('(g) echo: keystroke → echo through /ws/terminal, /terminals/{name}, /ws pty_write vs raw node-pty (p50/p99)');
+    figures.push(...(await benchEcho(prepared.filesRoot, token)));
+  }
+  if (wants('rpc')) {
+    log('(h) rpc: /ws file_exists and read_file (4 KiB) vs GET /workspace-files/stat and /api/file on the same server');
+    figures.push(...(await benchRpc(prepared.filesRoot, smallFileName, token)));
   }
 } finally {
   await closeClient();
@@ -101,12 +113,14 @@ console.log('');
 printTable(figures);
 console.log('');
 console.log('ratio = ours / anchor; "better" says which direction is good for that figure.');
-console.log(
-  'search: median of 7 runs after 1 warm-up, limit=500. [default cap] = seed rule, the walk stops after 50 000' +
-    ' directory entries, so on the ~84k-entry kernel tree it searches only part of it; [no cap] = maxSearchEntries' +
-    ' lifted (like-for-like with rg). q="" : ours returns the first 500 files in walk order and stops, so the' +
-    ' anchor is `rg --files | head -n 500`.',
-);
+if (wants('search')) {
+  console.log(
+    'search: median of 7 runs after 1 warm-up, limit=500. [default cap] = seed rule, the walk stops after 50 000' +
+      ' directory entries, so on the ~84k-entry kernel tree it searches only part of it; [no cap] = maxSearchEntries' +
+      ' lifted (like-for-like with rg). q="" : ours returns the first 500 files in walk order and stops, so the' +
+      ' anchor is `rg --files | head -n 500`.',
+  );
+}
 console.log(
   `bench ${((Date.now() - benchStarted) / 1000).toFixed(0)} s (total with preparation ${((Date.now() - started) / 1000).toFixed(0)} s)`,
 );

@@ -82,6 +82,8 @@ export async function startChildServer(
 /** A child that answers one stdout line per stdin line (bench/servers/pty-anchor.ts). */
 export interface ChildWorker {
   name: string;
+  /** The worker process's id (for /proc/PID/status memory figures). */
+  pid: number;
   /** Sends one line, resolves with the next line the child prints. One request at a time. */
   ask(line: string): Promise<string>;
   stop(): Promise<void>;
@@ -121,6 +123,7 @@ export async function startChildWorker(name: string, script: 'pty-anchor', env: 
   await nextLine(30_000);
   return {
     name,
+    pid: child.pid!,
     ask(line) {
       const answer = nextLine(120_000);
       child.stdin!.write(line + '\n');

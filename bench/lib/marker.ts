@@ -32,4 +32,14 @@ export class MarkerScanner {
     this.#carry = Buffer.from(joined.subarray(Math.max(0, joined.length - keep)));
     return found;
   }
+
+  /**
+   * `push` for text (the /ws protocol's `pty-output` data): only the head and the tail are encoded, joined by
+   * a NUL the marker cannot contain, so a 64 KiB event costs two small slices, not a copy of it all.
+   */
+  pushText(text: string): boolean {
+    const keep = this.#marker.length - 1;
+    if (text.length <= this.#tailBytes + keep) return this.push(Buffer.from(text, 'utf8'));
+    return this.push(Buffer.from(`${text.slice(0, keep)}\0${text.slice(text.length - this.#tailBytes)}`, 'utf8'));
+  }
 }

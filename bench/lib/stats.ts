@@ -36,3 +36,24 @@ export async function sampleInterleaved(
   }
   return { ours, anchor };
 }
+
+/** The `p`-th percentile (0–100) by nearest rank: p99 of 200 samples is the 198th smallest. */
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
+}
+
+/**
+ * Several sides measured in turn (a, b, c, a, b, c, …) after one warm-up each, so drift on a shared machine
+ * hits every side alike: the many-sided `sampleInterleaved`. Returns each side's samples, in input order.
+ */
+export async function sampleRoundRobin<T>(runs: number, measures: (() => Promise<T>)[]): Promise<T[][]> {
+  for (const measure of measures) await measure();
+  const samples = measures.map(() => [] as T[]);
+  for (let i = 0; i < runs; i++) {
+    for (const [side, measure] of measures.entries()) samples[side]!.push(await measure());
+  }
+  return samples;
+}

@@ -4,6 +4,7 @@
  * Config through the environment:
  *   BENCH_ROOT   workspace root          BENCH_TOKEN  auth token
  *   BENCH_MAX_SEARCH_ENTRIES  optional override of limits.maxSearchEntries ("Infinity" allowed)
+ *   BENCH_LIMITS  optional JSON object of further limits (experiments: '{"terminalRingBytes":8388608}')
  */
 import { startNodeServer } from '../../runtime/node/server.ts';
 
@@ -11,13 +12,17 @@ const root = process.env.BENCH_ROOT;
 const token = process.env.BENCH_TOKEN;
 if (!root || !token) throw new Error('BENCH_ROOT and BENCH_TOKEN are required');
 const maxEntries = process.env.BENCH_MAX_SEARCH_ENTRIES;
+const limits = {
+  ...(maxEntries ? { maxSearchEntries: Number(maxEntries) } : {}),
+  ...(process.env.BENCH_LIMITS ? (JSON.parse(process.env.BENCH_LIMITS) as Record<string, number>) : {}),
+};
 
 const server = await startNodeServer({
   root,
   auth: { token },
   host: '127.0.0.1',
   port: 0,
-  ...(maxEntries ? { limits: { maxSearchEntries: Number(maxEntries) } } : {}),
+  ...(Object.keys(limits).length > 0 ? { limits } : {}),
 });
 // The OS watcher crawls the root at start-up (seconds on the kernel tree): measure the steady state after it.
 // A subscription's first frame, `ready`, waits for exactly that.
