@@ -1,5 +1,6 @@
 import { closeSync, constants, openSync } from 'node:fs';
 import { spawn as spawnPty, type IPty } from 'node-pty';
+import { OutputCoalescer } from './output-coalescer.ts';
 import { childEnv } from '../posix/child-env.ts';
 import { terminateSession } from '../posix/session-signals.ts';
 import { defaultShell } from '../posix/shell.ts';
@@ -92,11 +93,17 @@ class NodePtyProcess implements PtyProcess {
   #slave: number | undefined;
   #paused = false;
   #exitWatch: ReturnType<typeof setInterval> | undefined;
+  readonly #dataListeners: ((data: Uint8Array) => void)[] = [];
+  readonly #output = new OutputCoalescer((data) => {
+    for (const listener of this.#dataListeners) listener(data);
+  });
 
   constructor(pty: IPty) {
     this.#pty = pty;
     this.pid = pty.pid;
     this.#slave = holdSlave(pty);
+    // With `encoding: null` node-pty hands out Buffers although its typings say string.
+    pty.onData((data) => this.#output.push(data as unknown as Uint8Array));
     this.#exited = new Promise((resolve) => {
       pty.onExit(() => {
         this.#hasExited = true;
@@ -152,12 +159,12 @@ class NodePtyProcess implements PtyProcess {
   }
 
   onData(listener: (data: Uint8Array) => void): void {
-    // With `encoding: null` node-pty hands out Buffers although its typings say string.
-    this.#pty.onData((data) => listener(data as unknown as Uint8Array));
+    this.#dataListeners.push(listener);
   }
 
   onExit(listener: (exit: { code: number | null; signal: number | null }) => void): void {
     this.#pty.onExit(({ exitCode, signal }) => {
+      this.#output.flush(); // output held for joining comes before the exit
       const bySignal = signal !== undefined && signal !== 0;
       listener({ code: bySignal ? null : exitCode, signal: bySignal ? signal : null });
     });
