@@ -1,6 +1,6 @@
 /**
  * Profiles OUR server under one bench workload and prints where the CPU time goes.
- *   node --import tsx bench/profile.ts file|raw|search [query]
+ *   node --import tsx bench/profile.ts file|raw|search|tree [query]
  *   node --import tsx bench/profile.ts terminal-ori|terminal-named|terminal-rpc   (3 runs of the terminal bench's output)
  * The server child runs with `node --cpu-prof`; the .cpuprofile lands in .bench-cache/profiles (open it in
  * Chrome DevTools → Performance for the flame chart). Printed: top functions by self time, and self time per file.
@@ -16,6 +16,7 @@ import { bigFileName, cacheDir, projectRoot, smallFileName } from './lib/paths.t
 import { prepareCorpus } from './prepare-corpus.ts';
 import { openTerminal, TERMINAL_KINDS, type TerminalKind } from './lib/terminal-links.ts';
 import { runOnLink, WORKLOADS } from './terminal.bench.ts';
+import { prepareTreeCorpus } from './tree.bench.ts';
 
 interface ProfileNode {
   id: number;
@@ -37,7 +38,8 @@ const profileDir = join(cacheDir, 'profiles');
 await mkdir(profileDir, { recursive: true });
 const before = new Set(await readdir(profileDir));
 
-const root = workload === 'search' ? prepared.linuxTree : prepared.filesRoot;
+const root =
+  workload === 'search' ? prepared.linuxTree : workload === 'tree' ? await prepareTreeCorpus(prepared.linuxTree) : prepared.filesRoot;
 const server = await startChildServer('ours', 'ours', { BENCH_ROOT: root, BENCH_TOKEN: token, BENCH_MAX_SEARCH_ENTRIES: 'Infinity', SHELL: '/bin/sh' }, [
   '--cpu-prof',
   `--cpu-prof-dir=${profileDir}`,
@@ -62,8 +64,10 @@ try {
         await link.close();
       }
     }
+  } else if (workload === 'tree') {
+    for (let i = 0; i < 20; i++) await drain(`${server.baseUrl}/workspace/tree`, auth);
   } else {
-    throw new Error(`unknown workload ${workload} (file|raw|search|terminal-ori|terminal-named|terminal-rpc)`);
+    throw new Error(`unknown workload ${workload} (file|raw|search|tree|terminal-ori|terminal-named|terminal-rpc)`);
   }
 } finally {
   await server.stop();

@@ -2,7 +2,7 @@
  * `npm run bench` — measures our daemon against an anchor in the same run and prints ours / anchor / ratio.
  * Not part of CI or tests. See bench/README.md for what each figure means.
  *
- *   node --import tsx bench/run.ts [search] [raw] [file] [read-page] [tree] [changes] [terminal] [echo] [rpc]
+ *   node --import tsx bench/run.ts [search] [raw] [file] [read-page] [tree] [copy] [changes] [terminal] [echo] [rpc]
  *   (default: all of them)
  */
 import { spawnSync } from 'node:child_process';
@@ -14,6 +14,7 @@ import { bigFileName, smallFileName } from './lib/paths.ts';
 import type { Figure } from './lib/result.ts';
 import { prepareCorpus } from './prepare-corpus.ts';
 import { benchChangeFeed } from './change-feed.bench.ts';
+import { benchCopy } from './copy.bench.ts';
 import { benchEcho } from './echo.bench.ts';
 import { benchRawStream } from './raw-stream.bench.ts';
 import { benchReadFileRps } from './read-file-rps.bench.ts';
@@ -88,6 +89,10 @@ try {
   if (wants('tree')) {
     log('(tree) tree: /workspace/tree (5000-entry budget) vs find | head -n 5000 (kernel tree, .gitignore honoured)');
     figures.push(...(await benchTree(prepared.linuxTree, token)));
+  }
+  if (wants('copy')) {
+    log('(copy) copy: NodeFileSystem.copy of a 10,101-entry folder vs cp -a');
+    figures.push(await benchCopy());
   }
   if (wants('changes')) {
     log('(f) changes: shell write → /workspace-files/changes SSE event vs the @parcel/watcher callback alone');

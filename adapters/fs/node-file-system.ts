@@ -23,6 +23,7 @@ import type {
 import { FsError, type FsErrorCode } from './fs-error.ts';
 import { checkOffset, checkPath, chunkBytesOf, maxBytesOf, rangeBounds, readdirLimitOf } from './arguments.ts';
 import { cappedChunks, discardSource } from './capped-chunks.ts';
+import { COPY_FILE_FLAGS, copyTree } from './node-copy-tree.ts';
 import { basename, dirname, isInside, join } from './posix-path.ts';
 
 /**
@@ -391,7 +392,7 @@ export class NodeFileSystem implements FileSystem {
     }
   }
 
-  /** Copies files and folders recursively; links are copied as links with the same text. */
+  /** Copies files and folders recursively (./node-copy-tree.ts); links are copied as links with the same text. */
   async copy(from: string, to: string, options: { overwrite?: boolean } = {}): Promise<void> {
     checkPath(from);
     checkPath(to);
@@ -402,7 +403,7 @@ export class NodeFileSystem implements FileSystem {
       if (source.isFile() && !target?.isDirectory()) {
         // Copy into a temp file, then rename (overwrite) or link (no overwrite): readers never see half a copy.
         await this.commitViaTemp(toReal, to, !target, async (tempPath) => {
-          await fsp.copyFile(fromReal, tempPath, constants.COPYFILE_EXCL); // copies the mode bits too
+          await fsp.copyFile(fromReal, tempPath, COPY_FILE_FLAGS); // copies the mode bits too
           return await fsp.stat(tempPath, { bigint: true });
         });
         return;
@@ -645,25 +646,6 @@ async function statOrNull(path: string): Promise<BigIntStats | undefined> {
   } catch (error) {
     if (errnoOf(error) === 'ENOENT') return undefined;
     throw error;
-  }
-}
-
-/** Recursive copy of a (not followed) entry to a path that does not exist. */
-async function copyTree(source: string, target: string, stats: BigIntStats): Promise<void> {
-  if (stats.isSymbolicLink()) {
-    await fsp.symlink(await fsp.readlink(source, 'utf8'), target);
-  } else if (stats.isFile()) {
-    await fsp.copyFile(source, target, constants.COPYFILE_EXCL);
-  } else if (stats.isDirectory()) {
-    await fsp.mkdir(target);
-    for (const entry of await fsp.readdir(source)) {
-      const child = join(source, entry);
-      await copyTree(child, join(target, entry), await fsp.lstat(child, { bigint: true }));
-    }
-    // Applied last so a read-only source folder does not stop us filling the copy.
-    await fsp.chmod(target, Number(stats.mode & 0o7777n));
-  } else {
-    throw new FsError('invalid', source, `invalid: cannot copy a special file: ${source}`);
   }
 }
 

@@ -85,7 +85,7 @@ export function createIgnoreRules(fs: FileSystem, root: string): IgnoreRules {
   function gitignoreLayer(relDir: string, hint: FolderHint | undefined): Promise<Layer | null> {
     return cached(layers, relDir, async () => {
       if (hint && !hint.gitignore) return null;
-      return toLayer(relDir)(await readRulesFile(fs, absolute(join(relDir, GITIGNORE)), hint?.gitignore === true));
+      return toLayer(relDir)(await readRulesFile(fs, absolute(join(relDir, GITIGNORE))));
     });
   }
 

@@ -1,4 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import fsPromises, { mkdir, writeFile } from 'node:fs/promises';
+import { syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BACKENDS, createFixture, failure, makeFifo, type Fixture, type Seed } from '../../support/backends.ts';
@@ -213,6 +214,71 @@ describe('POST /workspace/copy on the real disk', () => {
       message: 'file name too long',
       data: undefined,
     });
+    // No staging folder, no target, no folders made for the target.
+    expect(await b.tree()).toEqual(before);
+  });
+
+  it('removes a wide copy that fails midway only once nothing is still being copied into it', async () => {
+    b = await createFixture('node', seed);
+    for (let d = 0; d < 8; d++) {
+      await mkdir(join(b.root, `wide/d${d}`), { recursive: true });
+      for (let f = 0; f < 8; f++) await writeFile(join(b.root, `wide/d${d}/f${f}.txt`), `${d}.${f}`);
+    }
+    const before = await b.tree();
+    // The disk fills up at the 30th file while others are in flight (adapters/fs/node-copy-tree.ts) and finish
+    // later. The staged copy's removal must not start before they have: a file landing in a folder that
+    // `rm -r` already listed makes the removal fail, and the half copy stays.
+    const [realCopyFile, realRm] = [fsPromises.copyFile, fsPromises.rm];
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    let started = 0;
+    let inFlight = 0;
+    let inFlightAtFailure = 0;
+    let failed = false;
+    let startedAfterFailure = 0;
+    let removing = false;
+    let removalStarts!: () => void;
+    const removalStarted = new Promise<void>((resolve) => (removalStarts = resolve));
+    let copiedDuringRemoval = 0;
+    fsPromises.copyFile = async (from, to, mode) => {
+      const index = ++started;
+      if (failed) startedAfterFailure++;
+      inFlight++;
+      try {
+        await sleep(index === 30 ? 1 : 10);
+        // In flight at the failure: lands once the removal has begun, if the copy lets it begin this early.
+        if (failed) await Promise.race([removalStarted, sleep(300)]);
+        if (index === 30) {
+          inFlightAtFailure = inFlight - 1;
+          failed = true;
+          throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+        }
+        if (removing) copiedDuringRemoval++;
+        return await realCopyFile(from, to, mode);
+      } finally {
+        inFlight--;
+      }
+    };
+    fsPromises.rm = async (path, options) => {
+      removing = true;
+      removalStarts();
+      return realRm(path, options);
+    };
+    syncBuiltinESMExports();
+    try {
+      expect(await failure(b.client.workspace.copy({ from: 'wide', to: 'made/wide-copy' }))).toEqual({
+        code: 'INTERNAL_SERVER_ERROR',
+        status: 500,
+        message: 'i/o error',
+        data: undefined,
+      });
+    } finally {
+      [fsPromises.copyFile, fsPromises.rm] = [realCopyFile, realRm];
+      syncBuiltinESMExports();
+    }
+    expect(removing).toBe(true);
+    expect(copiedDuringRemoval).toBe(0);
+    expect(inFlightAtFailure).toBeGreaterThan(0); // others were being copied when it failed
+    expect(startedAfterFailure).toBe(0); // and no new file was started after it
     // No staging folder, no target, no folders made for the target.
     expect(await b.tree()).toEqual(before);
   });

@@ -1,0 +1,122 @@
+/**
+ * NodeFileSystem's recursive copy: files, folders and links (as links with the same text) copied to a path that
+ * does not exist yet, many entries at a time.
+ *
+ * One entry at a time, a copy waits out a thread-pool round-trip per syscall: 10,101 entries took 12.8 s where
+ * `cp -a` took 1.7 s. Here up to COPY_CONCURRENCY entries are in flight: enough to keep libuv's pool (4 threads
+ * by default) busy while the main thread hands out the next ones, few enough not to flood a slow disk or
+ * exhaust file descriptors (a file copy holds two).
+ *
+ * What callers rely on (core/tree-ops/copy-entry.ts stages a folder copy and removes it on failure):
+ * - when the returned promise settles, nothing is still being written: after the first failure no new entry
+ *   is started, the ones in flight are waited for, and only then is that first error thrown;
+ * - a folder gets its source's permission bits only once everything inside it is copied, so a read-only
+ *   source folder does not stop the copy being filled;
+ * - a special file (FIFO, socket, device) is refused with `invalid`, as before.
+ * The readdir's entry types say what each entry is, so only folders cost a stat (for their mode).
+ */
+import { constants, type Dirent } from 'node:fs';
+import * as fsp from 'node:fs/promises';
+import { FsError } from './fs-error.ts';
+import { join } from './posix-path.ts';
+
+/** Entries being copied at once. */
+export const COPY_CONCURRENCY = 16;
+
+/**
+ * COPYFILE_EXCL: never replace what is there; FICLONE: share the blocks copy-on-write where the filesystem
+ * can (btrfs, XFS; what `cp` does by default), else an ordinary copy. Both copy the mode bits.
+ */
+export const COPY_FILE_FLAGS = constants.COPYFILE_EXCL | constants.COPYFILE_FICLONE;
+
+/** What a Dirent and a Stats both tell. */
+type EntryKind = Pick<Dirent, 'isFile' | 'isDirectory' | 'isSymbolicLink'>;
+
+/** A folder being filled: its permission bits are applied when `pending` (its entries, plus itself) reaches 0. */
+interface FolderCopy {
+  target: string;
+  mode: number;
+  pending: number;
+  parent: FolderCopy | undefined;
+}
+
+interface CopyTask {
+  source: string;
+  target: string;
+  /** What the source is, as its folder's listing (or, for the top entry, its lstat) said. */
+  kind: EntryKind;
+  /** Known for the top folder (from the caller's lstat); a nested folder is stat'ed when its task runs. */
+  mode?: number;
+  parent: FolderCopy | undefined;
+}
+
+/** Copies the (not followed) entry at `source`, whose lstat is `stats`, to `target`, which must not exist. */
+export async function copyTree(
+  source: string,
+  target: string,
+  stats: EntryKind & { mode: number | bigint },
+): Promise<void> {
+  const mode = Number(stats.mode) & 0o7777;
+  // Depth-first (a stack): what waits to be copied is the listings of the folders on the current path, not a
+  // whole level of the tree.
+  const tasks: CopyTask[] = [{ source, target, kind: stats, mode, parent: undefined }];
+  let failure: { error: unknown } | undefined;
+
+  const completed = async (folder: FolderCopy | undefined): Promise<void> => {
+    for (let done = folder; done !== undefined && --done.pending === 0; done = done.parent) {
+      await fsp.chmod(done.target, done.mode); // last: see the header
+    }
+  };
+
+  const run = async (task: CopyTask): Promise<void> => {
+    try {
+      if (task.kind.isDirectory()) {
+        const folderMode = task.mode ?? (await fsp.lstat(task.source)).mode & 0o7777;
+        await fsp.mkdir(task.target);
+        const entries = await fsp.readdir(task.source, { withFileTypes: true });
+        const folder: FolderCopy = {
+          target: task.target,
+          mode: folderMode,
+          pending: entries.length + 1,
+          parent: task.parent,
+        };
+        for (const entry of entries) {
+          const { name } = entry;
+          tasks.push({ source: join(task.source, name), target: join(task.target, name), kind: entry, parent: folder });
+        }
+        await completed(folder); // its own share: an empty folder is complete now
+      } else {
+        await copyLeaf(task);
+        await completed(task.parent);
+      }
+    } catch (error) {
+      failure ??= { error };
+    }
+  };
+
+  await new Promise<void>((resolve) => {
+    let active = 0;
+    const pump = () => {
+      while (failure === undefined && active < COPY_CONCURRENCY && tasks.length > 0) {
+        active++;
+        void run(tasks.pop()!).then(() => {
+          active--;
+          pump();
+        });
+      }
+      if (active === 0) resolve();
+    };
+    pump();
+  });
+  if (failure !== undefined) throw failure.error;
+}
+
+async function copyLeaf({ source, target, kind }: CopyTask): Promise<void> {
+  if (kind.isSymbolicLink()) {
+    await fsp.symlink(await fsp.readlink(source, 'utf8'), target);
+  } else if (kind.isFile()) {
+    await fsp.copyFile(source, target, COPY_FILE_FLAGS);
+  } else {
+    throw new FsError('invalid', source, `invalid: cannot copy a special file: ${source}`);
+  }
+}
