@@ -16,7 +16,7 @@ import { createTerminalManager } from '../core/terminals/create-terminal-manager
 import type { TerminalManager } from '../core/terminals/terminal-manager.ts';
 import type { AuthConfig } from './auth.ts';
 import { defaultLimits, type Limits, type WorkspaceContext } from './context.ts';
-import { isUpgradeOriginAllowed, preflight, withCorsHeaders, type OriginPolicy } from './cors.ts';
+import { isOriginAllowedToAct, preflight, withCorsHeaders, type OriginPolicy } from './cors.ts';
 import { jsonResponse } from './errors/render.ts';
 import { resolveInsideRoot } from './paths/resolve-inside-root.ts';
 import { createRouter } from './routes.ts';
@@ -169,7 +169,8 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
     async fetch(request, env = {}) {
       if (request.method === 'OPTIONS') return preflight(request, policy);
       const isUpgrade = request.headers.get('upgrade')?.toLowerCase() === 'websocket';
-      if (isUpgrade && !isUpgradeOriginAllowed(request, policy)) {
+      const acts = isUpgrade || (request.method !== 'GET' && request.method !== 'HEAD');
+      if (acts && !isOriginAllowedToAct(request, policy)) {
         return jsonResponse({ error: 'origin not allowed' }, 403);
       }
       const shared = contextFor(realRoot ?? (await rootPath()));

@@ -49,10 +49,12 @@ export function withCorsHeaders(response: Response, request: Request, policy: Or
 }
 
 /**
- * WebSocket upgrades are not covered by CORS, so a page on any site could open one with the user's
- * ambient access. Allowed: no Origin (non-browser clients), the server's own origin, or a listed origin.
+ * WebSocket upgrades are not covered by CORS, and neither is a "simple" cross-origin POST (a `text/plain`
+ * body, a form): the browser sends it without a preflight and only hides the answer, so a page on any site
+ * could act with the user's ambient access (under `--no-auth`, start a terminal). Both are refused unless
+ * the request comes from no browser (no Origin), the server's own origin, or a listed origin.
  */
-export function isUpgradeOriginAllowed(request: Request, policy: OriginPolicy): boolean {
+export function isOriginAllowedToAct(request: Request, policy: OriginPolicy): boolean {
   const origin = request.headers.get('origin');
   if (!origin) return true;
   if (isOriginAllowed(origin, policy)) return true;

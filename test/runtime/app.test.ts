@@ -1,3 +1,4 @@
+import { readdir } from 'node:fs/promises';
 import { Router } from 'itty-router';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryFileSystem } from '../../adapters/fs/memory-file-system.ts';
@@ -101,6 +102,33 @@ describe('createWorkspaceApp', () => {
       expect(allowed.headers.get('access-control-expose-headers')).toContain('content-range');
       const other = await app.fetch(request('/api/files', { headers: { origin: 'https://evil.example' } }));
       expect(other.headers.get('access-control-allow-origin')).toBeNull();
+    });
+
+    it('refuses a cross-origin write that needs no preflight (a text/plain POST), touching nothing', async () => {
+      // Under --no-auth, a page on any site could otherwise start a terminal or write a file: the browser
+      // sends a "simple" request without asking and only hides the answer.
+      const app = nodeApp(ws.root, { auth: { disabled: true }, allowedOrigins: [origin] });
+      const before = (await readdir(ws.root)).sort();
+      for (const [method, path, body] of [
+        ['POST', '/terminals', JSON.stringify({ name: 'evil', command: 'touch pwned' })],
+        ['PUT', `/api/file?path=pwned.txt`, JSON.stringify({ content: 'x' })],
+        ['POST', '/workspace/dir', JSON.stringify({ path: 'pwned' })],
+      ] as const) {
+        const res = await app.fetch(
+          new Request(`http://127.0.0.1${path}`, { method, body, headers: { origin: 'https://evil.example', 'content-type': 'text/plain' } }),
+        );
+        expect(res.status).toBe(403);
+        expect(await res.json()).toEqual({ error: 'origin not allowed' });
+      }
+      expect((await readdir(ws.root)).sort()).toEqual(before);
+      // The same write from an allowed origin, from the server's own origin, or from no browser goes through.
+      const write = (headers: Record<string, string>) =>
+        app.fetch(new Request('http://127.0.0.1/api/file?path=ok.txt', { method: 'PUT', body: JSON.stringify({ content: 'y' }), headers }));
+      expect((await write({ origin })).status).toBe(200);
+      expect((await write({ origin: 'http://127.0.0.1', host: '127.0.0.1' })).status).toBe(200);
+      expect((await write({})).status).toBe(200);
+      // Reads stay open to any origin (CORS decides what the page may see).
+      expect((await app.fetch(new Request('http://127.0.0.1/api/files', { headers: { origin: 'https://evil.example' } }))).status).toBe(200);
     });
 
     it('refuses a cross-origin WebSocket upgrade before routing', async () => {
