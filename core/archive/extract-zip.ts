@@ -27,6 +27,8 @@ export interface ExtractZipOptions {
   /** The context's `resolve`: a path's real path, refusing one outside the workspace. */
   resolve(path: string): Promise<string>;
   caps: ZipCaps;
+  /** A real folder no entry may land in (the agents folder): such an entry refuses the archive. */
+  excluded?: string;
 }
 
 /** The staging folder's name starts so; the rest is random, so two extractions never share one. */
@@ -44,7 +46,7 @@ export async function extractZip(bytes: Uint8Array, destination: string, options
     const entries = await asBadInput(() => archive.readEntries());
     checkEntryCount(entries.length, caps);
     checkDeclaredSizes(entries, caps);
-    const plan = await planExtraction(entries, { fs, destination, resolve: options.resolve });
+    const plan = await planExtraction(entries, { fs, destination, resolve: options.resolve, excluded: options.excluded });
 
     const undoDestination = await makeFolders(fs, destination, (path) => path);
     const staging = join(destination, STAGING_PREFIX + crypto.randomUUID());

@@ -37,6 +37,8 @@ export interface PlanOptions {
   destination: string;
   /** Follows the links on a path to its real path inside the workspace (the context's `resolve`). */
   resolve(path: string): Promise<string>;
+  /** A real folder no entry may land in, even inside the destination (the agents folder). */
+  excluded?: string;
 }
 
 interface Place {
@@ -69,6 +71,7 @@ export async function planExtraction(entries: readonly ZipEntryInfo[], options: 
       }
     }
     // Without a link, a plain name below a real folder inside the destination is inside it too.
+    if (options.excluded !== undefined && isInside(options.excluded, real)) throw invalidEntry(entry.name);
     return { real, type };
   }
 

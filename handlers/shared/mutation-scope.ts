@@ -23,6 +23,8 @@ export interface MutationScope {
   entry(path: string, action: string, rule: AgentsFolderRule): Promise<string>;
   /** A folder to create: links on the way are followed, as for any write. Refuses escapes and the agents folder. */
   folder(path: string): Promise<string>;
+  /** The agents folder's real path: nothing a mutation writes may land inside it. */
+  readonly agentsDir: string;
 }
 
 export async function mutationScope(ctx: WorkspaceContext, agent: string | undefined): Promise<MutationScope> {
@@ -32,6 +34,7 @@ export async function mutationScope(ctx: WorkspaceContext, agent: string | undef
   const agentsDir = await resolveInsideRoot(ctx.fs, ctx.root, ctx.agents.dir, { unrestricted: true });
   return {
     view,
+    agentsDir,
     async entry(path, action, rule) {
       const entry = await resolveEntry(view, path, action);
       refuseAgentsFolder(entry, agentsDir, rule, path);

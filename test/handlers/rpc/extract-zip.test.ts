@@ -126,6 +126,15 @@ describe('/ws extract_zip', () => {
     await expectRefused(() => extract([file('ok.txt', 'x'), file('out/planted.txt', 'evil')], `${fx.root}/d`), 'Invalid zip entry: out/planted.txt');
   });
 
+  it("stays out of the agents folder like every other write: as destDir, and as an entry's path", async () => {
+    await setup({ '.agents/agent-1/own.txt': 'the agent\'s' });
+    await expectRefused(
+      () => extract([file('planted.txt', 'hi')], '.agents/agent-1'),
+      'not part of the workspace tree (the agents folder): .agents/agent-1',
+    );
+    await expectRefused(() => extract([file('ok.txt', 'fine'), file('.agents/agent-1/planted.txt', 'hi')], fx.root), 'Invalid zip entry: .agents/agent-1/planted.txt');
+  });
+
   it('refuses a bomb by ratio: 50 MiB of zeros deflated ~1000:1, before inflating anything', async () => {
     await setup();
     const zeros = new Uint8Array(50 * 1024 * 1024);

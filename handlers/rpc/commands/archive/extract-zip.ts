@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { extractZip } from '../../../../core/archive/extract-zip.ts';
 import { decodeBase64, InvalidBase64Error } from '../../../../core/text/base64.ts';
+import { mutationScope } from '../../../shared/mutation-scope.ts';
 import { RpcError, defineCommand } from '../../command.ts';
 
 export const extractZipCommand = defineCommand({
@@ -19,13 +20,16 @@ export const extractZipCommand = defineCommand({
       if (error instanceof InvalidBase64Error) throw new RpcError(error.message);
       throw error;
     }
-    const destination = await ctx.resolve(destDir);
+    // Like every other write: the destination and each entry stay out of the agents folder.
+    const scope = await mutationScope(ctx, undefined);
+    const destination = await scope.folder(destDir);
     const { zipMaxEntries, zipMaxBytes, zipMaxRatio } = ctx.limits;
     return await extractZip(bytes, destination, {
-      fs: ctx.fs,
+      fs: scope.view.fs,
       zip: ctx.zip,
-      resolve: ctx.resolve,
+      resolve: (path) => scope.view.resolve(path),
       caps: { maxEntries: zipMaxEntries, maxBytes: zipMaxBytes, maxRatio: zipMaxRatio },
+      excluded: scope.agentsDir,
     });
   },
 });
