@@ -1,5 +1,5 @@
 /**
- * Reading a terminal's share of a `/ws` socket's events: `pty-output {session_id, data, offset}` and
+ * Reading a terminal's share of a `/ws` socket's events: `pty-output {session_id, data, offset, length}` and
  * `pty-exit {session_id, code}` (seeds/README.md §002, "Terminals").
  */
 import { waitFor } from './processes.ts';
@@ -9,6 +9,8 @@ export interface PtyOutput {
   session_id: string;
   data: string;
   offset: number;
+  /** The bytes `data` stands for (more than its UTF-8 length never; less for lossy bytes decoded to U+FFFD). */
+  length: number;
 }
 
 export interface PtyExit {

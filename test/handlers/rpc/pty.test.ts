@@ -19,15 +19,16 @@ const SH = { shell: '/bin/sh' };
 /** One past the last byte this client was sent of the session: where a reconnect resumes. */
 function receivedEnd(client: RpcClient, sessionId: string): number {
   const last = ptyOutputs(client, sessionId).at(-1);
-  return last ? last.offset + bytesOf(last.data).length : 0;
+  return last ? last.offset + last.length : 0;
 }
 
-/** Each event starts where the previous one ended. */
+/** Each event starts where the previous one ended; for UTF-8 output, `length` is the bytes of `data`. */
 function expectContiguous(outputs: PtyOutput[], from: number): void {
   let at = from;
   for (const output of outputs) {
     expect(output.offset).toBe(at);
-    at += bytesOf(output.data).length;
+    expect(output.length).toBe(bytesOf(output.data).length);
+    at += output.length;
   }
 }
 
@@ -93,7 +94,7 @@ describe('/ws terminals: pty_spawn, pty_write, pty_resize, pty_kill, pty_attach,
       const outputs = ptyOutputs(client, 'spawned');
       expect(outputs.length).toBeGreaterThan(1);
       expectContiguous(outputs, 0);
-      for (const output of outputs) expect(Object.keys(output).sort()).toEqual(['data', 'offset', 'session_id']);
+      for (const output of outputs) expect(Object.keys(output).sort()).toEqual(['data', 'length', 'offset', 'session_id']);
       expect(outputs.map((output) => output.data).join('')).toBe(session('spawned').text());
       expect(session('spawned').info()).toMatchObject({ start: 0, running: true, cwd: workspace.root, command: null });
       await client.ok('pty_kill', { sessionId: 'spawned' });
@@ -316,6 +317,24 @@ describe('/ws terminals: pty_spawn, pty_write, pty_resize, pty_kill, pty_attach,
       expect(ptyText(fresh, 'ui')).toBe(session('ui').text());
       expect(ptyText(fresh, 'ui').match(/line-3000\r\n/g)).toHaveLength(1);
       await fresh.ok('pty_kill', { sessionId: 'ui' });
+    });
+
+    it('resumes exactly once after output that is not UTF-8 or holds a BOM: `length` counts bytes, not text', async () => {
+      // 0xFF decodes to U+FFFD (3 bytes of UTF-8 for 1 byte of output): `data` alone cannot say where to resume.
+      const first = await connect();
+      await first.ok('pty_spawn', { sessionId: 'lossy', ...SH });
+      await first.ok('pty_write', { sessionId: 'lossy', data: String.raw`printf '\377\377\357\273\277<'; read _go; printf 'tail-XYZ'` + '\n' });
+      await waitForPtyText(first, 'lossy', '\ufffd\ufffd\ufeff<');
+      await first.close();
+      const resumeAt = receivedEnd(first, 'lossy');
+      expect(session('lossy').info().end).toBe(resumeAt);
+      const second = await connect();
+      await second.ok('pty_attach', { sessionId: 'lossy', from: resumeAt });
+      await second.ok('pty_write', { sessionId: 'lossy', data: '\n' });
+      const rest = await waitForPtyText(second, 'lossy', 'tail-XYZ');
+      // The echoed newline, then the tail (then the next prompt): nothing skipped, nothing twice.
+      expect(rest.startsWith('\r\ntail-XYZ')).toBe(true);
+      await second.ok('pty_kill', { sessionId: 'lossy' });
     });
 
     it('pty_attach with no from replays from the ring’s start; an exited session replays, then sends its pty-exit', async () => {

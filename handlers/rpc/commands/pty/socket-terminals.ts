@@ -1,6 +1,6 @@
 /**
  * The terminals one `/ws` socket is attached to, by session id: each is a client of the session manager
- * (core/terminals) whose output arrives as `pty-output {session_id, data, offset}` events — `data` is text
+ * (core/terminals) whose output arrives as `pty-output {session_id, data, offset, length}` events — `data` is text
  * cut at whole UTF-8 characters, lossy for bytes that are not UTF-8 — and whose end is one `pty-exit
  * {session_id, code}`. All attachments are detached when the socket closes; the sessions run on.
  */
@@ -50,14 +50,18 @@ export function attachToSocket(connection: RpcConnection, sessionId: string, ses
   if (connection.signal.aborted) throw new RpcError('the connection closed');
   const attachments = attachmentsOf(connection);
   attachments.get(sessionId)?.detach();
-  const decoder = new TextDecoder();
+  // `ignoreBOM`: a U+FEFF the program printed is output like any other character, not swallowed.
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   let attachment: Attachment | undefined;
   const forget = () => {
     if (attachment && attachments.get(sessionId) === attachment) attachments.delete(sessionId);
   };
   attachment = session.attach(
     {
-      send: (bytes, offset) => connection.emit('pty-output', { session_id: sessionId, data: decoder.decode(bytes), offset }),
+      // `length` is the bytes `data` stands for: lossy UTF-8 (a 0xFF byte becomes a 3-byte U+FFFD) means the
+      // text's own length cannot tell a reconnecting client where to resume (`from = offset + length`).
+      send: (bytes, offset) =>
+        connection.emit('pty-output', { session_id: sessionId, data: decoder.decode(bytes), offset, length: bytes.length }),
       get backlog() {
         return connection.backlog;
       },
