@@ -32,6 +32,12 @@ export function createTerminalManager(pty: PtyAdapter, options: TerminalManagerO
     else if (named.get(session.name) === session) named.delete(session.name);
   };
 
+  /** An exited session goes, and with it whatever its program left running in its session. */
+  const reap = (session: Session) => {
+    forget(session);
+    void session.kill();
+  };
+
   const onIdle = (session: Session) => {
     if (session.clientCount > 0) return;
     if (session.name === undefined) {
@@ -42,7 +48,7 @@ export function createTerminalManager(pty: PtyAdapter, options: TerminalManagerO
     if (session.running) return; // a detached named session runs on
     clearTimeout(reapTimers.get(session));
     const timer = setTimeout(() => {
-      if (!session.running && session.clientCount === 0) forget(session);
+      if (!session.running && session.clientCount === 0) reap(session);
     }, options.reapMs);
     (timer as { unref?: () => void }).unref?.();
     reapTimers.set(session, timer);
@@ -53,7 +59,7 @@ export function createTerminalManager(pty: PtyAdapter, options: TerminalManagerO
   const reapExcessExited = () => {
     const exited = [...named.values()].filter((session) => !session.running && session.clientCount === 0);
     exited.sort((a, b) => a.idleSince - b.idleSince);
-    for (const session of exited.slice(0, Math.max(0, exited.length - options.maxSessions))) forget(session);
+    for (const session of exited.slice(0, Math.max(0, exited.length - options.maxSessions))) reap(session);
   };
 
   const runningCount = () => {

@@ -94,7 +94,9 @@ export class Session implements TerminalSession {
 
   kill(): Promise<void> {
     this.#killing ??= (async () => {
-      if (this.running) await this.#pty.kill();
+      // Also after the program's exit: what it left running in its session (a background job of an
+      // interactive shell sits in a process group of its own, out of the hang-up's reach) dies with the session.
+      await this.#pty.kill();
       await this.exited;
     })();
     return this.#killing;

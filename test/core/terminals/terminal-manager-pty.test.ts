@@ -126,6 +126,22 @@ describe('terminal manager (real ptys)', () => {
     expect(terminals.list().map((info) => [info.name, info.running])).toEqual([['jobs', false]]); // kept until removed or reaped
   });
 
+  it('a job the shell left behind at its exit dies when the session is killed, removed or reaped', async () => {
+    // `set -m` gives the job a process group of its own: the hang-up at the shell's exit does not reach it.
+    for (const end of ['kill', 'remove', 'reap'] as const) {
+      const manager = end === 'reap' ? createTerminalManager(ptys, { ringBytes: 65536, maxSessions: 16, reapMs: 50, stallMs: 10_000 }) : terminals;
+      const session = manager.start({ name: `left-${end}`, cwd: root });
+      session.write('set -m; sleep 4321 & exit\n');
+      expect(await session.exited).toEqual({ code: 0 });
+      const [sleeper] = processesInSession(session.pid, 'sleep');
+      expect(sleeper, 'the job outlived its shell').toBeDefined();
+      if (end === 'kill') await session.kill();
+      else if (end === 'remove') expect(await manager.remove(`left-${end}`)).toBe(true);
+      else await waitFor(() => manager.get(`left-${end}`) === undefined, { what: 'the reaper' });
+      await waitFor(() => !isRunning(sleeper!), { what: `the job to die at the ${end}` });
+    }
+  });
+
   it('an unnamed session dies with its client, processes and all', async () => {
     const session = terminals.start({ cwd: root });
     const attachment = session.attach(new RecordingClient());

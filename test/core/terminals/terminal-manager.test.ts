@@ -173,12 +173,12 @@ describe('terminal manager (fake pty)', () => {
       expect(await terminals.remove('x')).toBe(false);
     });
 
-    it('remove of an exited session forgets it without signalling anything', async () => {
+    it('remove of an exited session forgets it and sweeps its session once (what the program left running dies too)', async () => {
       const { ptys, terminals } = setup();
       terminals.start({ name: 'x', cwd: CWD });
       ptys.last.emitExit(0);
       expect(await terminals.remove('x')).toBe(true);
-      expect(ptys.last.kills).toBe(0);
+      expect(ptys.last.kills).toBe(1);
       expect(terminals.list()).toEqual([]);
     });
 
