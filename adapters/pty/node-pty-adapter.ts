@@ -59,6 +59,8 @@ export class NodePtyAdapter implements PtyAdapter {
  * the exit before it destroys the pty, so a paused one must resume well within that to get the last output.
  */
 const PAUSED_EXIT_POLL_MS = 25;
+/** Past this many queued writes the input backlog counts as full without summing them (keystrokes are tiny). */
+const MAX_COUNTED_WRITES = 4096;
 
 /**
  * Opens the pty's slave side so the line never hangs up while the daemon has not read everything: on Linux,
@@ -107,11 +109,33 @@ class NodePtyProcess implements PtyProcess {
     this.#exited = new Promise((resolve) => {
       pty.onExit(() => {
         this.#hasExited = true;
+        // Input the program never read has nowhere to go (and node-pty would keep writing it to a closed fd).
+        const queue = this.#writeQueue();
+        if (queue) queue.length = 0;
         this.#stopExitWatch();
         this.#releaseSlave();
         resolve();
       });
     });
+  }
+
+  get inputBacklog(): number {
+    const queue = this.#writeQueue();
+    if (!queue) return 0;
+    // Counted only while short: a queue this long is full whatever its bytes.
+    if (queue.length > MAX_COUNTED_WRITES) return Infinity;
+    let bytes = 0;
+    for (const task of queue) bytes += task.buffer.byteLength - task.offset;
+    return bytes;
+  }
+
+  /**
+   * node-pty's queue of writes waiting for room in the pty (1.1.0 keeps it on its write stream; node-pty is
+   * pinned exactly). Undefined if a release moves it: the backlog then reads 0, as before this check.
+   */
+  #writeQueue(): { buffer: Uint8Array; offset: number }[] | undefined {
+    const queue = (this.#pty as unknown as { _writeStream?: { _writeQueue?: unknown } })._writeStream?._writeQueue;
+    return Array.isArray(queue) ? (queue as { buffer: Uint8Array; offset: number }[]) : undefined;
   }
 
   write(data: string | Uint8Array): void {

@@ -16,6 +16,11 @@ export interface PtyProcess {
   readonly pid: number;
   write(data: string | Uint8Array): void;
   resize(cols: number, rows: number): void;
+  /**
+   * Input handed to `write` that the program has not read yet (it sits in the daemon until the pty has room):
+   * a program that never reads its terminal must not make the daemon hold every paste sent to it.
+   */
+  readonly inputBacklog?: number;
   /** Raw output bytes, as the pty produced them. */
   onData(listener: (data: Uint8Array) => void): void;
   /** Fires once; `code` is null when the exit status is unknown (killed by a signal). */

@@ -26,6 +26,12 @@ export interface SessionSetup {
   onIdle(session: Session): void;
 }
 
+/**
+ * Input waiting for a program that does not read it is held in the daemon; past this, writes are refused
+ * (a paste larger than this still goes in whole: the check is on what is already waiting).
+ */
+export const MAX_INPUT_BACKLOG_BYTES = 1024 * 1024;
+
 export class Session implements TerminalSession {
   readonly name: string | undefined;
   readonly pid: number;
@@ -85,6 +91,12 @@ export class Session implements TerminalSession {
 
   write(data: string | Uint8Array): void {
     if (!this.running) throw new WorkspaceError('conflict', `terminal ${this.#label()} has exited`, { name: this.name });
+    const waiting = this.#pty.inputBacklog ?? 0;
+    if (waiting > MAX_INPUT_BACKLOG_BYTES) {
+      throw new WorkspaceError('too-many', `terminal ${this.#label()} is not reading its input (${Number.isFinite(waiting) ? `${waiting} bytes` : 'too many writes'} waiting)`, {
+        name: this.name,
+      });
+    }
     this.#pty.write(data);
   }
 

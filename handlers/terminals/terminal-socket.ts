@@ -76,7 +76,14 @@ export function serveTerminalSocket(socket: ServerSocket, session: TerminalSessi
   socket.onMessage((data, isBinary) => {
     if (isBinary || typeof data !== 'string' || !session.running) return;
     const message = parseTerminalMessage(data);
-    if (message?.type === 'input') session.write(message.data);
+    if (message?.type === 'input') {
+      try {
+        session.write(message.data);
+      } catch {
+        // The program is not reading its input and a megabyte already waits: this keystroke is dropped, as a
+        // full terminal line discipline drops them; the socket has no error frame to say so.
+      }
+    }
     else if (message?.type === 'resize') session.resize(message.cols, message.rows);
   });
   socket.onClose(() => {

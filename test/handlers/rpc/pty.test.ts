@@ -241,6 +241,24 @@ describe('/ws terminals: pty_spawn, pty_write, pty_resize, pty_kill, pty_attach,
     await client.ok('pty_kill', { sessionId: 'race' });
   });
 
+  describe('input to a program that does not read it', () => {
+    it('is held up to 1 MiB, then pty_write is refused with a clear error; the session runs on', async () => {
+      await client.ok('pty_spawn', { sessionId: 'deaf', ...SH });
+      await client.ok('pty_write', { sessionId: 'deaf', data: 'stty -icanon -echo; echo "ready-$((2*3))"; sleep 1000\n' });
+      await waitForPtyText(client, 'deaf', 'ready-6');
+      const paste = 'x'.repeat(2 * 1024 * 1024);
+      expect(await client.call('pty_write', { sessionId: 'deaf', data: paste })).toMatchObject({ ok: true, result: null });
+      const refused = await client.call('pty_write', { sessionId: 'deaf', data: 'more' });
+      expect(refused).toEqual({
+        id: refused.id,
+        ok: false,
+        error: expect.stringMatching(/^terminal deaf is not reading its input \(\d+ bytes waiting\)$/),
+      });
+      expect(session('deaf').running).toBe(true);
+      await client.ok('pty_kill', { sessionId: 'deaf' });
+    });
+  });
+
   describe('exactly one pty-exit per session per attached socket', () => {
     it('for `exit 3`: code 3 on the spawning socket and on an attached one', async () => {
       const other = await connect();
