@@ -2,15 +2,32 @@
  * The `/ws` command table (seeds/README.md §002, the NoIDE protocol): one row per command, grouped as the
  * protocol's reference groups them. Git and agent chat arrive as more rows (their own issues).
  */
-import type { RpcCommand } from './command.ts';
+import { light, type RpcCommand } from './command.ts';
 import { archiveCommands } from './commands/archive/index.ts';
 import { fileCommands } from './commands/files/index.ts';
 import { ptyCommands } from './commands/pty/index.ts';
 import { shellCommands } from './commands/shell/index.ts';
 
-export const rpcCommands: ReadonlyMap<string, RpcCommand> = new Map<string, RpcCommand>([
-  ...Object.entries(ptyCommands),
-  ...Object.entries(shellCommands),
-  ...Object.entries(fileCommands),
-  ...Object.entries(archiveCommands),
+/**
+ * The rows that are quick and answer small, so they run the moment they arrive, never behind a heavy one
+ * (handlers/rpc/scheduler.ts). Every other row is heavy: whole files, walks, searches, archives, processes.
+ * Terminal output is not a reply: core/terminals flow-controls it on its own.
+ */
+export const LIGHT_COMMANDS: ReadonlySet<string> = new Set([
+  'get_cwd',
+  'file_exists',
+  'create_file',
+  'create_directory',
+  'rename_entry',
+  'delete_entry',
+  ...Object.keys(ptyCommands),
 ]);
+
+export const rpcCommands: ReadonlyMap<string, RpcCommand> = new Map<string, RpcCommand>(
+  [
+    ...Object.entries(ptyCommands),
+    ...Object.entries(shellCommands),
+    ...Object.entries(fileCommands),
+    ...Object.entries(archiveCommands),
+  ].map(([name, command]) => [name, LIGHT_COMMANDS.has(name) ? light(command) : command]),
+);

@@ -42,6 +42,17 @@ export interface RpcCall {
 export interface RpcCommand {
   /** Validates `args` (already known to be an object or absent) and runs; throws for an error reply. */
   invoke(args: Record<string, unknown>, call: RpcCall): Promise<unknown>;
+  /**
+   * `light`: quick, with a small reply; runs the moment its frame arrives. Absent: heavy (a large reply or
+   * large work), started by the connection's scheduler (handlers/rpc/scheduler.ts) as slots and the socket
+   * allow. Heavy is the default so that a new row cannot make the daemon hold unbounded replies by omission.
+   */
+  readonly weight?: 'light';
+}
+
+/** The row, marked light (see RpcCommand.weight). */
+export function light(command: RpcCommand): RpcCommand {
+  return { ...command, weight: 'light' };
 }
 
 type Shape = Record<string, z.ZodType>;

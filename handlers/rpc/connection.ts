@@ -1,7 +1,8 @@
 /**
- * One `/ws` socket: parses frames, runs each request concurrently (a slow command never holds up a fast one;
- * replies go out as they finish, matched by id), answers the keepalive, and renders failures as the
- * protocol's error strings.
+ * One `/ws` socket: parses frames, runs requests concurrently (replies go out as they finish, matched by id),
+ * answers the keepalive, and renders failures as the protocol's error strings. Light commands run the moment
+ * they arrive, so a slow command never holds up a fast one; heavy ones go through the connection's scheduler
+ * (scheduler.ts), which bounds how many run and how much the daemon holds for a client that does not read.
  */
 import { isFsError } from '../../adapters/fs/fs-error.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
@@ -9,8 +10,15 @@ import { toWorkspaceError, WorkspaceError } from '../../runtime/errors/workspace
 import type { ServerSocket } from '../../runtime/websocket.ts';
 import { RpcError, type RpcCommand, type RpcConnection } from './command.ts';
 import { eventFrame, parseFrame, PONG, replyError, replyOk } from './frames.ts';
+import { defaultRpcSchedule, HeavyScheduler, tooManyRequestsText, type RpcSchedule } from './scheduler.ts';
 
-export function runRpcConnection(socket: ServerSocket, ctx: WorkspaceContext, commands: ReadonlyMap<string, RpcCommand>): void {
+export function runRpcConnection(
+  socket: ServerSocket,
+  ctx: WorkspaceContext,
+  commands: ReadonlyMap<string, RpcCommand>,
+  schedule: RpcSchedule = defaultRpcSchedule,
+): void {
+  const heavy = new HeavyScheduler(schedule, () => socket.bufferedAmount);
   const aborter = new AbortController();
   const closeListeners: (() => void)[] = [];
   const drainListeners = new Set<() => void>();
@@ -39,10 +47,12 @@ export function runRpcConnection(socket: ServerSocket, ctx: WorkspaceContext, co
   };
 
   socket.onDrain(() => {
+    heavy.drained();
     for (const listener of [...drainListeners]) listener();
   });
   socket.onClose(() => {
     open = false;
+    heavy.close();
     aborter.abort();
     drainListeners.clear();
     for (const listener of closeListeners.splice(0)) {
@@ -79,15 +89,22 @@ export function runRpcConnection(socket: ServerSocket, ctx: WorkspaceContext, co
           send(replyError(frame.id, `unknown command: ${frame.command}`));
           return;
         }
-        command
-          .invoke(frame.args, { ctx, connection })
-          .then(
-            (result) => replyOk(frame.id, result),
-            (error: unknown) => replyError(frame.id, errorText(error, frame.command)),
-          )
-          // A result JSON cannot carry (a BigInt, a cycle) must not become an unhandled rejection: that ends the process.
-          .catch((error: unknown) => replyError(frame.id, errorText(error, frame.command)))
-          .then(send);
+        const { id, args } = frame;
+        const run = () =>
+          command
+            .invoke(args, { ctx, connection })
+            .then(
+              (result) => replyOk(id, result),
+              (error: unknown) => replyError(id, errorText(error, frame.command)),
+            )
+            // A result JSON cannot carry (a BigInt, a cycle) must not become an unhandled rejection: that ends the process.
+            .catch((error: unknown) => replyError(id, errorText(error, frame.command)))
+            .then(send);
+        if (command.weight === 'light') void run();
+        else {
+          const refusal = heavy.submit(run, data.length);
+          if (refusal) send(replyError(id, tooManyRequestsText(schedule, refusal)));
+        }
       }
     }
   });

@@ -329,9 +329,10 @@ function adaptWebSocket(ws: WebSocket): ServerSocket {
       const size = typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
       pending += size;
       if (pending >= DRAIN_LOW_WATER_BYTES) aboveLowWater = true;
-      ws.send(data, { binary: typeof data !== 'string' }, () => {
+      ws.send(data, { binary: typeof data !== 'string' }, (error) => {
         pending -= size;
-        if (!aboveLowWater || pending >= DRAIN_LOW_WATER_BYTES) return;
+        // A send that failed belongs to a dying socket: it is not room to send more ('close' follows).
+        if (error || !aboveLowWater || pending >= DRAIN_LOW_WATER_BYTES) return;
         aboveLowWater = false;
         for (const listener of drainListeners) listener();
       });
