@@ -17,16 +17,16 @@
  * - At most `maxMatches` (500) results, in walk order: breadth-first, each folder's files in listing order,
  *   each file's matches in order. The walk stops at the cap.
  * - Cost: a per-query time budget (`timeBudgetMs`), checked before every line and every file; past it the
- *   search fails (`Search timed out after N s …`) rather than answer a partial list that looks complete. A
- *   JavaScript RegExp cannot be interrupted mid-match, so one pathological pattern on one long line
- *   (catastrophic backtracking) can overrun the budget by that line's cost; lines are bounded by the file
- *   cap. A linear-time engine (RE2-style, issue 7) removes that last gap.
+ *   search fails (`Search timed out after N s …`) rather than answer a partial list that looks complete. One
+ *   line's match cannot be interrupted, which is why regex queries run on RE2 (./search-pattern.ts): its cost
+ *   is linear in the line (times the pattern's size), and lines are bounded by the file cap, so no pattern
+ *   can hold the event loop for long — a backtracking engine can for hours.
  */
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
 import { isFsError } from '../../adapters/fs/fs-error.ts';
 import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
 import { isReadableFile, walkListing } from '../listing/walk-listing.ts';
-import { compileSearchPattern, type PatternOptions } from './search-pattern.ts';
+import { compileSearchPattern, type LinePattern, type PatternOptions } from './search-pattern.ts';
 
 export const DEFAULT_MAX_MATCHES = 500;
 export const DEFAULT_MAX_FILE_BYTES = 1_000_000;
@@ -84,9 +84,7 @@ export async function searchInFiles(fs: FileSystem, root: string, options: Searc
 
 class Scan {
   readonly matches: SearchMatch[] = [];
-  private readonly pattern: RegExp;
-  /** A literal query cannot match across lines, so one test of the whole text rules a file out exactly. */
-  private readonly prefilter: RegExp | undefined;
+  private readonly pattern: LinePattern;
   private readonly maxMatches: number;
   private readonly maxFileBytes: number;
   private readonly deadline: number;
@@ -98,7 +96,6 @@ class Scan {
     options: SearchInFilesOptions,
   ) {
     this.pattern = compileSearchPattern(options);
-    this.prefilter = options.regex ? undefined : new RegExp(this.pattern.source, this.pattern.flags.replace('g', ''));
     this.maxMatches = options.maxMatches ?? DEFAULT_MAX_MATCHES;
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     this.budgetMs = options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS;
@@ -163,7 +160,7 @@ class Scan {
     // A NUL byte decodes to U+0000 and nothing else does; V8 scans a string for it ~10x faster than
     // Uint8Array#includes scans the bytes, so binary files are found after decoding.
     if (text.includes('\0')) return;
-    if (this.prefilter && !this.prefilter.test(text)) return;
+    if (this.pattern.mayMatch && !this.pattern.mayMatch(text)) return;
     let lineNumber = 0;
     for (let lineStart = 0; lineStart < text.length || lineNumber === 0; ) {
       this.checkDeadline();
@@ -178,19 +175,17 @@ class Scan {
   }
 
   private line(file: string, lineNumber: number, line: string): void {
-    const pattern = this.pattern;
-    pattern.lastIndex = 0;
-    for (let match = pattern.exec(line); match !== null; match = pattern.exec(line)) {
-      const start = match.index;
-      const end = start + match[0].length;
+    for (let from = 0, match = this.pattern.next(line, 0); match !== null; match = this.pattern.next(line, from)) {
+      const { start, end } = match;
       if (end === start) {
-        // Step past an empty match by a whole code point (the `u` flag does not advance by itself).
-        pattern.lastIndex = start + (isHighSurrogate(line.charCodeAt(start)) && isLowSurrogate(line.charCodeAt(start + 1)) ? 2 : 1);
-        if (pattern.lastIndex > line.length) return;
+        // Step past an empty match by a whole code point.
+        from = start + (isHighSurrogate(line.charCodeAt(start)) && isLowSurrogate(line.charCodeAt(start + 1)) ? 2 : 1);
+        if (from > line.length) return;
         continue;
       }
       this.matches.push({ file, lineNumber, ...lineWindow(line, start, end) });
       if (this.full) return;
+      from = end;
     }
   }
 }

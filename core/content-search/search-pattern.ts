@@ -1,44 +1,43 @@
 /**
- * A `search_in_files` query as one JavaScript regular expression (seeds/README.md §002: `query`,
- * `caseSensitive?` default false, `wholeWord?`, `regex?`).
+ * A `search_in_files` query compiled to a LinePattern (seeds/README.md §002: `query`, `caseSensitive?` default
+ * false, `wholeWord?`, `regex?`). Each line is matched on its own, so `^` and `$` are the line's ends.
  *
- * - Always the `u` flag: Unicode-aware like the original's engine, so `.` and offsets never split a surrogate
- *   pair, `\p{…}` works, and case-insensitivity folds beyond ASCII.
- * - A plain query is matched literally (every syntax character escaped).
+ * - A plain query is matched literally: a JavaScript RegExp with every syntax character escaped. A literal
+ *   has no repetition to backtrack over, so V8's engine is linear on it, and its literal search is the fastest
+ *   there is (bench/content-search.bench.ts). The `u` flag: offsets never split a surrogate pair, and
+ *   case-insensitivity folds beyond ASCII.
+ * - A regex query runs on RE2 (./re2-line-pattern.ts): linear time whatever the pattern. A backtracking
+ *   engine takes hours on `^(a+)+$` against 40 `a`s and a `!`, and one RegExp#exec cannot be interrupted —
+ *   it would freeze every socket, terminal and route of the daemon, past any time budget.
  * - `wholeWord` wants no word character (a letter, digit, mark or `_`, in any script) right before or after
- *   the match. JavaScript's `\b` knows ASCII words only, so it is spelt with lookarounds.
- * - A pattern that does not compile is `Invalid search: <the engine's reason>`, the user's pattern judged on
- *   its own (the whole-word wrapper never shows up in the message).
+ *   the match. JavaScript's `\b` and RE2's `\b` know ASCII words only, so it is spelt out with WORD.
  */
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WORD, type LinePattern, type PatternOptions } from './line-pattern.ts';
+import { compileRe2LinePattern } from './re2-line-pattern.ts';
 
-const WORD = String.raw`[\p{L}\p{M}\p{N}_]`;
+export type { LineMatch, LinePattern, PatternOptions } from './line-pattern.ts';
 
-export interface PatternOptions {
-  query: string;
-  caseSensitive?: boolean;
-  wholeWord?: boolean;
-  regex?: boolean;
+/** Throws `Invalid search: <the engine's reason>` (WorkspaceError bad-request) for a regex that does not compile. */
+export function compileSearchPattern(options: PatternOptions): LinePattern {
+  return options.regex ? compileRe2LinePattern(options) : literalPattern(options);
 }
 
-export function compileSearchPattern(options: PatternOptions): RegExp {
+function literalPattern(options: PatternOptions): LinePattern {
+  const source = escapeRegExp(options.query);
   const flags = options.caseSensitive ? 'gu' : 'giu';
-  const source = options.regex ? options.query : escapeRegExp(options.query);
-  try {
-    new RegExp(source, flags);
-  } catch (error) {
-    throw invalidSearch(error);
-  }
-  return options.wholeWord ? new RegExp(`(?<!${WORD})(?:${source})(?!${WORD})`, flags) : new RegExp(source, flags);
+  // One character on each side, never a repetition: still linear.
+  const pattern = new RegExp(options.wholeWord ? `(?<!${WORD})${source}(?!${WORD})` : source, flags);
+  const anywhere = new RegExp(pattern.source, flags.replace('g', ''));
+  return {
+    next(line, from) {
+      pattern.lastIndex = from;
+      const match = pattern.exec(line);
+      return match === null ? null : { start: match.index, end: match.index + match[0].length };
+    },
+    mayMatch: (text) => anywhere.test(text),
+  };
 }
 
 function escapeRegExp(text: string): string {
   return text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
-}
-
-function invalidSearch(error: unknown): WorkspaceError {
-  const message = error instanceof Error ? error.message : String(error);
-  // V8: "Invalid regular expression: /(/gu: Unterminated group" — the reason is what the user can act on.
-  const reason = message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '');
-  return new WorkspaceError('bad-request', `Invalid search: ${reason}`);
 }

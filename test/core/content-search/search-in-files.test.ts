@@ -98,15 +98,70 @@ describe.each(BACKENDS)('searchInFiles (%s)', (backend) => {
   it('answers [] for a blank query and refuses a pattern that does not compile', async () => {
     expect(await hits('anything', { query: ' \n ' })).toEqual([]);
     const t = await build({});
-    for (const [query, reason] of [
-      ['[a-', 'Unterminated character class'],
-      ['*', 'Nothing to repeat'],
-      ['\\p{Nope}', 'Invalid property name'],
-    ]) {
-      const error = await searchInFiles(t.fs, t.root, { query: query!, regex: true }).catch((e: unknown) => e);
+    // RE2's reasons (regex queries run on RE2), whatever the flags; JavaScript-only syntax is refused.
+    for (const [query, reason, options] of [
+      ['[a-', 'missing closing ]: `[a-`', {}],
+      ['*', 'missing argument to repetition operator: `*`', { caseSensitive: true }],
+      ['\\p{Nope}', 'invalid character class range: `\\p{Nope}`', { wholeWord: true }],
+      ['a(?=x)', 'invalid or unsupported Perl syntax: `(?=`', {}],
+      ['(?<!x)a', 'invalid named capture: `(?<!x)a`', {}],
+      ['(a)\\1', 'invalid escape sequence: `\\1`', { wholeWord: true, caseSensitive: true }],
+    ] as const) {
+      const error = await searchInFiles(t.fs, t.root, { query, regex: true, ...options }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(WorkspaceError);
       expect((error as Error).message).toBe(`Invalid search: ${reason}`);
     }
+  });
+
+  it('runs regex queries in linear time: a pattern that backtracks for hours answers at once, and right', async () => {
+    // A backtracking engine tries 2^40 ways to split the `a`s before giving up on line 1; RE2 never
+    // backtracks. That this test finishes at all is the proof.
+    const text = 'a'.repeat(40) + '!\n' + 'a'.repeat(40);
+    expect(await hits(text, { query: '^(a+)+$', regex: true })).toEqual([[2, 'a'.repeat(40), 0, 40]]);
+    expect(await hits(text, { query: '(a|aa)+$', regex: true, wholeWord: true })).toEqual([[2, 'a'.repeat(40), 0, 40]]);
+  });
+
+  it('counts regex offsets in UTF-16 code units, a surrogate pair being one character, and folds case', async () => {
+    const line = '🌍 é 𝒳x CAFÉ café';
+    expect(await hits(line, { query: 'caf.', regex: true })).toEqual([
+      [1, line, 9, 13],
+      [1, line, 14, 18],
+    ]);
+    expect(await hits(line, { query: 'caf.', regex: true, caseSensitive: true })).toEqual([[1, line, 14, 18]]);
+    expect(await hits(line, { query: '.x', regex: true })).toEqual([[1, line, 5, 8]]);
+    expect(await hits(line, { query: '[^ ]+$', regex: true })).toEqual([[1, line, 14, 18]]);
+    // Every line on its own: `^` and `$` are its ends, and the `\r` of CRLF is not in it.
+    expect(await hits('x 🌍\r\n🌍 x', { query: '^🌍|🌍$', regex: true })).toEqual([
+      [1, 'x 🌍', 2, 4],
+      [2, '🌍 x', 0, 2],
+    ]);
+    // Also where the whole file's ends differ from a line's (the shortcut of testing the whole file first).
+    expect(await hits('x\nab\nb', { query: '\\Aab\\z|(?-m:^b$)', regex: true })).toEqual([
+      [2, 'ab', 0, 2],
+      [3, 'b', 0, 1],
+    ]);
+    expect(await hits('x\r\nab\r\n', { query: 'b$', regex: true, wholeWord: true })).toEqual([]);
+    expect(await hits('x\r\na b\r\n', { query: 'b$', regex: true, wholeWord: true })).toEqual([[2, 'a b', 2, 3]]);
+  });
+
+  it('regex whole words: a rejected start does not hide a later match, nor another way to match at the same start', async () => {
+    expect(await hits('abc bcd', { query: 'b\\w*', regex: true, wholeWord: true })).toEqual([[1, 'abc bcd', 4, 7]]);
+    // `a` alone is followed by `b`, a word character; `ab` is the match, as a backtracking engine finds it.
+    expect(await hits('ab c', { query: 'a|ab', regex: true, wholeWord: true })).toEqual([[1, 'ab c', 0, 2]]);
+    // Word characters in any script, astral ones included; `_` and digits are word characters.
+    const line = '𝒳café café_ 1café (café) при';
+    expect(await hits(line, { query: 'caf.', regex: true, wholeWord: true })).toEqual([[1, line, 20, 24]]);
+    expect(await hits(line, { query: '\\p{Cyrillic}+', regex: true, wholeWord: true })).toEqual([[1, line, 26, 29]]);
+    // Matches of non-word characters side by side: the one ending a match is the one before the next.
+    expect(await hits('.. x. .', { query: '\\.', regex: true, wholeWord: true })).toEqual([
+      [1, '.. x. .', 0, 1],
+      [1, '.. x. .', 1, 2],
+      [1, '.. x. .', 6, 7],
+    ]);
+    expect(await hits('🌍🌍 a', { query: '🌍', regex: true, wholeWord: true })).toEqual([
+      [1, '🌍🌍 a', 0, 2],
+      [1, '🌍🌍 a', 2, 4],
+    ]);
   });
 
   it('stops at maxMatches without opening further folders', async () => {

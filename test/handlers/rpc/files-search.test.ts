@@ -67,6 +67,15 @@ describe.each(BACKENDS)('/ws search_in_files (%s)', (backend) => {
     );
   });
 
+  it('answers a pattern that would backtrack for hours at once (regex queries run on RE2)', async () => {
+    // The reviewer's freeze: `^(a+)+$` against `a`s and a `!`. With 40 `a`s a backtracking engine would take
+    // hours; the reply arriving at all is the proof.
+    await setup({ 'redos/a.txt': 'a'.repeat(40) + '!\n' + 'a'.repeat(40) });
+    expect(await f.reply('search_in_files', { path: 'redos', query: '^(a+)+$', regex: true })).toEqual(
+      ok([match('redos/a.txt', 2, 'a'.repeat(40), 0, 40)]),
+    );
+  });
+
   it('searches a single file when `path` names one', async () => {
     await setup();
     expect(await f.reply('search_in_files', { path: 'a.txt', query: 'again' })).toEqual(ok([match('a.txt', 2, 'hello again', 6, 11)]));
@@ -76,11 +85,19 @@ describe.each(BACKENDS)('/ws search_in_files (%s)', (backend) => {
     await setup();
     expect(await f.reply('search_in_files', { path: '', query: '' })).toEqual(ok([]));
     expect(await f.reply('search_in_files', { path: '', query: '  \t ' })).toEqual(ok([]));
+    // The reasons are RE2's (regex queries run on RE2, as the original's Rust `regex` crate has its syntax).
     expect(await f.reply('search_in_files', { path: '', query: '(unclosed', regex: true })).toEqual(
-      failed('Invalid search: Unterminated group'),
+      failed('Invalid search: missing closing ): `(unclosed`'),
     );
     expect(await f.reply('search_in_files', { path: '', query: 'a{2,1}', regex: true })).toEqual(
-      failed('Invalid search: numbers out of order in {} quantifier'),
+      failed('Invalid search: invalid repeat count: `{2,1}`'),
+    );
+    // JavaScript-only syntax RE2 has not: lookarounds, backreferences.
+    expect(await f.reply('search_in_files', { path: '', query: 'a(?=x)', regex: true, wholeWord: true })).toEqual(
+      failed('Invalid search: invalid or unsupported Perl syntax: `(?=`'),
+    );
+    expect(await f.reply('search_in_files', { path: '', query: '(a)\\1', regex: true })).toEqual(
+      failed('Invalid search: invalid escape sequence: `\\1`'),
     );
     // A mistyped optional counts as absent: `regex: "yes"` is no regex, so "(" is literal.
     expect(await f.reply('search_in_files', { path: '', query: '(', regex: 'yes' })).toEqual(
