@@ -26,21 +26,51 @@ export async function waitFor<T>(
   }
 }
 
-/** The pids whose command name is `comm` and whose session id is `sid` (Linux /proc). */
-export function processesInSession(sid: number, comm: string): number[] {
-  const found: number[] = [];
+export interface ProcessEntry {
+  pid: number;
+  /** The command name (`comm`). */
+  comm: string;
+  /** One-letter state: R, S, D, Z (zombie), ... */
+  state: string;
+  ppid: number;
+  pgrp: number;
+  sid: number;
+  /** The stat line's head, `pid (comm) state`, for messages. */
+  label: string;
+}
+
+/** Every process on the machine, from /proc/<pid>/stat (Linux); ones that exit while we look are skipped. */
+export function processTable(): ProcessEntry[] {
+  const table: ProcessEntry[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
+    let stat: string;
     try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'latin1');
-      const command = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (command === comm && Number(fields[3]) === sid) found.push(Number(name));
+      stat = readFileSync(`/proc/${name}/stat`, 'latin1');
     } catch {
-      // exited while we looked
+      continue; // exited while we looked
     }
+    // "pid (comm) state ppid pgrp session ..." — comm may contain spaces and parentheses.
+    const close = stat.lastIndexOf(')');
+    const fields = stat.slice(close + 2).split(' ');
+    table.push({
+      pid: Number(name),
+      comm: stat.slice(stat.indexOf('(') + 1, close),
+      state: fields[0] ?? '',
+      ppid: Number(fields[1]),
+      pgrp: Number(fields[2]),
+      sid: Number(fields[3]),
+      label: stat.slice(0, close + 3),
+    });
   }
-  return found;
+  return table;
+}
+
+/** The pids whose command name is `comm` and whose session id is `sid` (Linux /proc). */
+export function processesInSession(sid: number, comm: string): number[] {
+  return processTable()
+    .filter((entry) => entry.comm === comm && entry.sid === sid)
+    .map((entry) => entry.pid);
 }
 
 /** Bytes a process has written so far (`wchar` in /proc/PID/io); undefined once it is gone. */

@@ -1,9 +1,9 @@
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readdirSync, readlinkSync } from 'node:fs';
 import { Agent, fetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultLimits } from '../../../runtime/context.ts';
 import type { NodeServer } from '../../../runtime/node/server.ts';
-import { waitFor } from '../../support/processes.ts';
+import { processTable, waitFor } from '../../support/processes.ts';
 import { ptyExits, waitForPtyText } from '../../support/pty-events.ts';
 import { RpcClient, startTestServer } from '../../support/rpc-client.ts';
 import { TEST_TOKEN, tempWorkspace, type TempWorkspace } from '../../support/workspace.ts';
@@ -25,21 +25,9 @@ function openDescriptors(): string[] {
  * that still run in one of `sessions`. A dead job orphaned to PID 1 is that reaper's zombie, not ours.
  */
 function leftovers(sessions: ReadonlySet<number>): string[] {
-  const found: string[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${name}/stat`, 'latin1');
-    } catch {
-      continue; // exited while we looked
-    }
-    // "pid (comm) state ppid pgrp session ..."
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const zombie = fields[0] === 'Z' || fields[0] === 'X';
-    if (Number(fields[1]) === process.pid || (sessions.has(Number(fields[3])) && !zombie)) found.push(stat.slice(0, stat.lastIndexOf(')') + 3));
-  }
-  return found;
+  return processTable()
+    .filter((entry) => entry.ppid === process.pid || (sessions.has(entry.sid) && entry.state !== 'Z' && entry.state !== 'X'))
+    .map((entry) => entry.label);
 }
 
 describe('leaks: 200 terminals created, used and killed over /ws and /terminals', () => {
