@@ -133,6 +133,23 @@ describe('Workers entry in workerd (WORKSPACE_TOKEN set)', () => {
     expect(await response.json()).toEqual({ error: expect.stringMatching(/\S/) });
   });
 
+  it('the named terminals answer 501 and /ws 426: no pty and no WebSocket upgrades on Workers', async () => {
+    const list = await call('/terminals', { headers: auth });
+    expect(list.status).toBe(501);
+    expect(await list.json()).toEqual({ error: 'terminals are not available on this runtime' });
+    const create = await call('/terminals', {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'dev', command: 'true' }),
+    });
+    expect(create.status).toBe(501);
+    const ws = await call('/ws', {
+      headers: { ...auth, upgrade: 'websocket', connection: 'Upgrade', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', 'sec-websocket-version': '13' },
+    });
+    expect(ws.status).toBe(426);
+    expect(await ws.json()).toEqual({ error: 'this endpoint needs a WebSocket upgrade' });
+  });
+
   it('CORS follows WORKSPACE_ALLOW_ORIGIN', async () => {
     const allowed = await call('/api/files', { method: 'OPTIONS', headers: { origin: ORIGIN } });
     expect(allowed.status).toBe(204);
