@@ -39,7 +39,10 @@ export function createTerminalManager(pty: PtyAdapter, options: TerminalManagerO
   };
 
   const onIdle = (session: Session) => {
-    if (session.clientCount > 0) return;
+    if (session.clientCount > 0) {
+      if (!session.running) reapExcessExited();
+      return;
+    }
     if (session.name === undefined) {
       // An unnamed session lives as long as its client (seed 000: a closed socket kills the shell).
       void session.kill().then(() => forget(session));
@@ -55,11 +58,17 @@ export function createTerminalManager(pty: PtyAdapter, options: TerminalManagerO
     reapExcessExited();
   };
 
-  /** At most `maxSessions` exited sessions are kept (each holds its ring): the oldest idle ones go first. */
+  /**
+   * At most `maxSessions` exited sessions are kept (each holds its ring): the oldest idle ones go first, then,
+   * if clients that never read to the exit still hold too many, the oldest of those (their clients dropped).
+   */
   const reapExcessExited = () => {
-    const exited = [...named.values()].filter((session) => !session.running && session.clientCount === 0);
-    exited.sort((a, b) => a.idleSince - b.idleSince);
-    for (const session of exited.slice(0, Math.max(0, exited.length - options.maxSessions))) reap(session);
+    const exited = [...named.values()].filter((session) => !session.running);
+    exited.sort((a, b) => Number(a.clientCount > 0) - Number(b.clientCount > 0) || a.idleSince - b.idleSince);
+    for (const session of exited.slice(0, Math.max(0, exited.length - options.maxSessions))) {
+      session.dropClients(`terminal ${session.name}: exited, and more than ${options.maxSessions} exited terminals are kept`);
+      reap(session);
+    }
   };
 
   const runningCount = () => {

@@ -25,6 +25,15 @@ export class Delivery {
   /** Nothing is sent before `start` (the transport answers the attach first). */
   #started = false;
   #exitSent = false;
+  /**
+   * The replay, copied out of the ring at attach: until `start` the program may run on and push `from` out of
+   * the ring, and the answer already promised the client every byte from there. Sent before the ring is read.
+   */
+  #replay: Uint8Array | undefined;
+  #replayFrom: number;
+  /** Progress marks for the stall check: where the cursor and the client's backlog were at the last look. */
+  #seenCursor: number;
+  #seenBacklog = Infinity;
 
   constructor(
     readonly source: DeliverySource,
@@ -33,6 +42,22 @@ export class Delivery {
     readonly utf8: boolean,
   ) {
     this.cursor = from;
+    this.#replayFrom = from;
+    this.#seenCursor = from;
+    const replay = source.ring.read(from);
+    if (replay.length > 0) this.#replay = replay;
+  }
+
+  /**
+   * Whether the client moved since the last look: its cursor advanced, or its socket sent some of what was
+   * queued (a slow reader whose socket is busy with another reply is slow, not stuck).
+   */
+  madeProgress(): boolean {
+    const backlog = this.client.backlog;
+    const moved = this.cursor > this.#seenCursor || backlog < this.#seenBacklog;
+    this.#seenCursor = this.cursor;
+    this.#seenBacklog = backlog;
+    return moved;
   }
 
   /** Bytes produced that this client has not been sent yet. */
@@ -46,7 +71,7 @@ export class Delivery {
    */
   deliverLive(bytes: Uint8Array, offset: number): void {
     if (this.closed || !this.#started) return;
-    if (this.cursor === offset && this.client.backlog < CLIENT_HIGH_WATER_BYTES) {
+    if (this.#replay === undefined && this.cursor === offset && this.client.backlog < CLIENT_HIGH_WATER_BYTES) {
       const cut = this.utf8 ? lastCharacterEnd(bytes, 0, bytes.length) : bytes.length;
       if (cut > 0) {
         this.client.send(cut === bytes.length ? bytes : bytes.subarray(0, cut), offset);
@@ -57,6 +82,28 @@ export class Delivery {
     this.pump();
   }
 
+  /** The copied replay, in chunks as far as the client has room; then the ring takes over at its end. */
+  #sendReplay(): void {
+    const replay = this.#replay;
+    if (replay === undefined) return;
+    while (!this.closed && this.client.backlog < CLIENT_HIGH_WATER_BYTES) {
+      const at = this.cursor - this.#replayFrom;
+      let bytes = replay.subarray(at, Math.min(replay.length, at + CHUNK_BYTES));
+      if (this.utf8 && at + bytes.length === replay.length) {
+        // The replay may end inside a character whose rest is in the ring: the ring sends that one.
+        bytes = bytes.subarray(0, lastCharacterEnd(bytes, 0, bytes.length));
+      }
+      if (bytes.length === 0) break;
+      this.client.send(bytes, this.cursor);
+      this.cursor += bytes.length;
+      if (this.cursor - this.#replayFrom >= replay.length) break;
+    }
+    const rest = replay.length - (this.cursor - this.#replayFrom);
+    if (rest === 0 || (this.utf8 && rest < 4 && lastCharacterEnd(replay, this.cursor - this.#replayFrom, replay.length) === this.cursor - this.#replayFrom)) {
+      this.#replay = undefined;
+    }
+  }
+
   start(): void {
     this.#started = true;
     this.pump();
@@ -65,8 +112,9 @@ export class Delivery {
   /** Sends what the ring holds past the cursor, as far as the client's socket has room; then the exit. */
   pump(): void {
     if (!this.#started) return;
+    this.#sendReplay();
     const { ring } = this.source;
-    while (!this.closed && this.cursor < ring.end && this.client.backlog < CLIENT_HIGH_WATER_BYTES) {
+    while (!this.closed && this.#replay === undefined && this.cursor < ring.end && this.client.backlog < CLIENT_HIGH_WATER_BYTES) {
       // Fell out of the ring (the pty outran a pause): continue from what is kept; the offset shows the gap.
       if (this.cursor < ring.start) this.cursor = ring.start;
       let bytes = ring.read(this.cursor, Math.min(ring.end, this.cursor + CHUNK_BYTES));
@@ -79,7 +127,7 @@ export class Delivery {
       this.cursor += bytes.length;
     }
     const exit = this.source.exit;
-    if (exit && !this.closed && !this.#exitSent && this.cursor >= ring.end) {
+    if (exit && !this.closed && !this.#exitSent && this.#replay === undefined && this.cursor >= ring.end) {
       this.#exitSent = true;
       this.client.exit(exit.code);
     }

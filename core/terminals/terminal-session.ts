@@ -62,6 +62,9 @@ export class Session implements TerminalSession {
       this.#clearStall();
       this.#paused = false;
       for (const delivery of this.#deliveries) delivery.pump();
+      // A client that has not read to the exit holds the exited session (and its ring): it gets the same
+      // stall limit as a running one, so a stuck client cannot keep exited sessions forever.
+      this.#armStall();
       resolveExit(this.exit);
       this.idleSince = Date.now();
       setup.onIdle(this);
@@ -125,9 +128,11 @@ export class Session implements TerminalSession {
     }
     const truncated = requested < ring.start;
     const from = Math.max(requested, ring.start);
+    // The delivery copies its replay now: the answer below promises every byte from `from`.
     const delivery = new Delivery(this, client, from, options.utf8 ?? false);
     this.#deliveries.add(delivery);
     const end = ring.end;
+    this.#balance(); // a long replay pauses the program at once, not on the next turn
     // The replay starts on a later turn, after the transport has sent its answer to the attach (the
     // protocol's reply frame goes out once the command's promise settles, a few microtasks from now).
     setTimeout(() => {
@@ -203,6 +208,14 @@ export class Session implements TerminalSession {
     });
   }
 
+  /** Drops every client still attached (an exited session the manager must let go of). */
+  dropClients(reason: string): void {
+    for (const delivery of [...this.#deliveries]) {
+      this.#detach(delivery);
+      delivery.client.drop(reason);
+    }
+  }
+
   /** The manager removed the session: every client is told it ended. */
   dispose(): void {
     this.#clearStall();
@@ -251,9 +264,7 @@ export class Session implements TerminalSession {
     if (!this.#paused && lag > capacity / 2) {
       this.#paused = true;
       this.#pty.pause();
-      if (Number.isFinite(this.#setup.stallMs)) {
-        this.#stallTimer = setTimeout(() => this.#dropStalled(), this.#setup.stallMs);
-      }
+      this.#armStall();
     } else if (this.#paused && lag <= capacity / 4) {
       this.#paused = false;
       this.#clearStall();
@@ -261,14 +272,32 @@ export class Session implements TerminalSession {
     }
   }
 
+  /**
+   * Checks every `stallMs` while the program is paused (or has exited with a client behind): a lagging
+   * client that made no progress at all since the last check is dropped; one that moves, however slowly,
+   * stays. Named sessions only (an unnamed one's `stallMs` is Infinity).
+   */
+  #armStall(): void {
+    if (this.#stallTimer !== undefined || !Number.isFinite(this.#setup.stallMs)) return;
+    for (const delivery of this.#deliveries) delivery.madeProgress(); // start the marks from now
+    this.#stallTimer = setTimeout(() => this.#dropStalled(), this.#setup.stallMs);
+  }
+
   #dropStalled(): void {
     this.#stallTimer = undefined;
+    const behind = this.running ? this.ring.capacity / 4 : 0;
+    let lagging = false;
     for (const delivery of [...this.#deliveries]) {
-      if (delivery.lag <= this.ring.capacity / 4) continue;
+      if (delivery.lag <= behind) continue;
+      if (delivery.madeProgress()) {
+        lagging = true;
+        continue;
+      }
       this.#detach(delivery);
-      delivery.client.drop(`terminal ${this.#label()}: client too slow (held the program paused for ${this.#setup.stallMs} ms)`);
+      delivery.client.drop(`terminal ${this.#label()}: client too slow (no progress for ${this.#setup.stallMs} ms)`);
     }
     this.#balance();
+    if (lagging && (this.#paused || !this.running)) this.#armStall();
   }
 
   #maxLag(): number {

@@ -51,6 +51,22 @@ describe('flow control (fake pty, fake client)', () => {
     return { client, attachment };
   }
 
+  it('a replay promised at attach arrives whole even if the program outruns the ring before it starts', () => {
+    const { session, pty } = setup(); // a 1024-byte ring
+    const before = pattern(1024, 1);
+    pty.emitData(before);
+    const client = new RecordingClient();
+    const attachment = session.attach(client); // from the ring's start: 0
+    expect([attachment.from, attachment.end, attachment.truncated]).toEqual([0, 1024, false]);
+    expect(pty.flow).toEqual(['pause']); // a whole ring to replay: paused at once
+    const inFlight = pattern(900, 2); // already read when the pause came: the ring moves on past `from`
+    pty.emitData(inFlight);
+    expect(session.info().start).toBe(900);
+    vi.advanceTimersByTime(0);
+    expect(client.received()).toEqual(concat([before, inFlight]));
+    expect(pty.flow).toEqual(['pause', 'resume']);
+  });
+
   it('pauses the pty only once a client is more than half a ring behind', () => {
     const { session, pty } = setup();
     attach(session, 0);
@@ -110,18 +126,33 @@ describe('flow control (fake pty, fake client)', () => {
     expect(pty.flow).toEqual(['pause', 'resume']);
   });
 
-  it('an exit while paused still delivers everything, then the exit, and drops nobody', () => {
+  it('an exit while paused still delivers everything, then the exit, to a client that reads within stallMs', () => {
     const { session, pty } = setup();
     const { client, attachment } = attach(session, 0);
     const emitted = pattern(700);
     pty.emitData(emitted);
     pty.emitExit(0);
-    vi.advanceTimersByTime(1000);
+    vi.advanceTimersByTime(40);
     expect(client.drops).toEqual([]);
     client.allowance = Infinity;
     attachment.drained();
     expect(client.received()).toEqual(emitted);
     expect(client.exits).toEqual([0]);
+    vi.advanceTimersByTime(1000);
+    expect(client.drops).toEqual([]);
+  });
+
+  it('a client stuck behind an exited session is dropped after stallMs, so it cannot hold the session forever', () => {
+    const { session, pty } = setup();
+    const { client } = attach(session, 0);
+    pty.emitData(pattern(100)); // less than half a ring: the program was never paused
+    pty.emitExit(0);
+    vi.advanceTimersByTime(49);
+    expect(client.drops).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(client.drops).toEqual(['terminal x: client too slow (no progress for 50 ms)']);
+    expect(client.exits).toEqual([]);
+    expect(terminals.list().map((info) => info.name)).toEqual(['x']); // still replayable until reaped
   });
 
   describe('a named session', () => {
@@ -136,7 +167,7 @@ describe('flow control (fake pty, fake client)', () => {
       vi.advanceTimersByTime(49);
       expect(slow.client.drops).toEqual([]);
       vi.advanceTimersByTime(1);
-      expect(slow.client.drops).toEqual(['terminal x: client too slow (held the program paused for 50 ms)']);
+      expect(slow.client.drops).toEqual(['terminal x: client too slow (no progress for 50 ms)']);
       expect(slow.client.exits).toEqual([]);
       expect(fast.client.drops).toEqual([]);
       expect(pty.flow).toEqual(['pause', 'resume']);
@@ -150,6 +181,33 @@ describe('flow control (fake pty, fake client)', () => {
       const again = attach(session, Infinity, slow.client.cursor);
       expect(concat([slow.client.received(), again.client.received()])).toEqual(fast.client.received());
       expect(fast.client.received().length).toBe(1100);
+    });
+
+    it('keeps a client whose socket drains slowly but steadily, however long the pause lasts (slow is not stuck)', () => {
+      // The /ws case: the socket is busy with a big reply to another command, so the terminal's cursor cannot
+      // move, but the queue shrinks: the client is reading.
+      const { session, pty } = setup({ stallMs: 50 });
+      let backlog = 64 * CLIENT_HIGH_WATER_BYTES;
+      const sent: Uint8Array[] = [];
+      const client = { send: (bytes: Uint8Array) => sent.push(bytes.slice()), get backlog() { return backlog; }, exit() {}, drops: [] as string[], drop(reason: string) { this.drops.push(reason); } };
+      const attachment = session.attach(client);
+      vi.advanceTimersByTime(0);
+      pty.emitData(pattern(1000));
+      expect(pty.flow).toEqual(['pause']);
+      for (let step = 0; step < 20; step++) {
+        vi.advanceTimersByTime(40); // 800 ms in all: sixteen stall periods
+        backlog -= 2 * CLIENT_HIGH_WATER_BYTES;
+      }
+      expect(client.drops).toEqual([]);
+      backlog = 0;
+      attachment.drained();
+      expect(concat(sent)).toEqual(pattern(1000));
+      expect(pty.flow).toEqual(['pause', 'resume']);
+      // The same client, stuck for good: dropped one stall period later.
+      backlog = CLIENT_HIGH_WATER_BYTES;
+      pty.emitData(pattern(1000));
+      vi.advanceTimersByTime(100);
+      expect(client.drops).toEqual(['terminal x: client too slow (no progress for 50 ms)']);
     });
 
     it('keeps a client that caught up in time; the next pause gets a fresh stallMs', () => {

@@ -278,14 +278,26 @@ describe('terminal manager (fake pty)', () => {
       expect(terminals.list().map((info) => info.name)).toEqual(['c', 'd']);
     });
 
-    it('an exited session with a client attached is not counted among the excess', () => {
+    it('exited sessions with a client count too: idle ones go first, then the oldest attached one, its client dropped', () => {
       const { ptys, terminals } = setup({ maxSessions: 1 });
       const a = terminals.start({ name: 'a', cwd: CWD });
-      a.attach(new RecordingClient());
+      const reader = new RecordingClient();
+      reader.allowance = 0; // never reads to the exit
+      a.attach(reader);
       ptys.last.emitExit(0);
       terminals.start({ name: 'b', cwd: CWD });
       ptys.last.emitExit(0);
-      expect(terminals.list().map((info) => info.name)).toEqual(['a', 'b']);
+      expect(terminals.list().map((info) => info.name)).toEqual(['a']); // b was idle: it went first
+      expect(reader.drops).toEqual([]);
+      const c = terminals.start({ name: 'c', cwd: CWD });
+      const other = new RecordingClient();
+      other.allowance = 0;
+      c.attach(other);
+      ptys.last.emitExit(0);
+      // Two exited, both held by clients, one allowed: the older goes, and its client hears why.
+      expect(terminals.list().map((info) => info.name)).toEqual(['c']);
+      expect(reader.drops).toEqual(['terminal a: exited, and more than 1 exited terminals are kept']);
+      expect(other.drops).toEqual([]);
     });
   });
 });

@@ -143,7 +143,7 @@ describe('the /terminals/{name} socket (fake pty, fake socket)', () => {
       const stalledAt = Date.now();
       await waitFor(() => socket.closes.length > 0, { what: 'the drop' });
       expect(Date.now() - stalledAt).toBeGreaterThanOrEqual(STALL_MS - 5);
-      expect(socket.closes).toEqual([{ code: 1013, reason: `terminal x: client too slow (held the program paused for ${STALL_MS} ms)` }]);
+      expect(socket.closes).toEqual([{ code: 1013, reason: `terminal x: client too slow (no progress for ${STALL_MS} ms)` }]);
       expect(pty.paused).toBe(false);
       expect(pty.kills).toBe(0);
       const listed = (await (await app.fetch(request('/terminals'))).json()) as { terminals: { running: boolean; end: number }[] };
