@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { concatBytes } from '../fs/concat-bytes.ts';
 import { childEnv } from '../posix/child-env.ts';
 import { terminateSession } from '../posix/session-signals.ts';
 import { commandShell } from '../posix/shell.ts';
@@ -89,7 +88,11 @@ class RunningCommand {
   readonly #maxBytes: number;
   readonly #graceMs: number;
   readonly #exited: Promise<void>;
-  readonly #chunks: Uint8Array[] = [];
+  /**
+   * The output so far, copied into one buffer that doubles up to the cap: a program writing a byte at a time
+   * produces reads of a few bytes, and a list of them costs many times the bytes in per-chunk overhead.
+   */
+  #buffer = new Uint8Array(0);
   #bytes = 0;
   #truncated = false;
   #hasExited = false;
@@ -142,11 +145,22 @@ class RunningCommand {
       release();
     }
     return {
-      output: concatBytes(this.#chunks),
+      output: this.#buffer.subarray(0, this.#bytes),
       exitCode: this.#exitCode,
       timedOut: this.#ending === 'timed-out',
       truncated: this.#truncated,
     };
+  }
+
+  #append(bytes: Uint8Array): void {
+    const needed = this.#bytes + bytes.byteLength;
+    if (needed > this.#buffer.byteLength) {
+      const grown = new Uint8Array(Math.min(this.#maxBytes, Math.max(needed, this.#buffer.byteLength * 2, 64 * 1024)));
+      grown.set(this.#buffer.subarray(0, this.#bytes));
+      this.#buffer = grown;
+    }
+    this.#buffer.set(bytes, this.#bytes);
+    this.#bytes = needed;
   }
 
   /** Kills what runs in the command's session (SIGTERM, then SIGKILL after the grace), once, for the first reason. */
@@ -166,12 +180,10 @@ class RunningCommand {
     const bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     const room = this.#maxBytes - this.#bytes;
     if (bytes.byteLength <= room) {
-      this.#chunks.push(bytes);
-      this.#bytes += bytes.byteLength;
+      this.#append(bytes);
       return;
     }
-    if (room > 0) this.#chunks.push(bytes.subarray(0, room));
-    this.#bytes = this.#maxBytes;
+    if (room > 0) this.#append(bytes.subarray(0, room));
     this.#truncated = true;
     this.stop('truncated');
   }
