@@ -9,6 +9,11 @@
 import { z } from 'zod';
 import type { WorkspaceContext } from '../../runtime/context.ts';
 
+/** Client text echoed in an error is cut: an answer never costs more than a few hundred bytes of it. */
+export function clipped(text: string, max = 128): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
+}
+
 /** A failure whose message is the protocol's error text, verbatim (`File already exists`, ...). */
 export class RpcError extends Error {
   override readonly name = 'RpcError';

@@ -8,7 +8,7 @@ import { isFsError } from '../../adapters/fs/fs-error.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
 import { toWorkspaceError, WorkspaceError } from '../../runtime/errors/workspace-error.ts';
 import type { ServerSocket } from '../../runtime/websocket.ts';
-import { RpcError, type RpcCommand, type RpcConnection } from './command.ts';
+import { clipped, RpcError, type RpcCommand, type RpcConnection } from './command.ts';
 import { eventFrame, parseFrame, PONG, replyError, replyOk } from './frames.ts';
 import { defaultRpcSchedule, HeavyScheduler, tooManyRequestsText, type RpcSchedule } from './scheduler.ts';
 
@@ -65,7 +65,11 @@ export function runRpcConnection(
   });
 
   const send = (text: string) => {
-    if (open) socket.send(text);
+    if (!open) return;
+    socket.send(text);
+    // Every reply is bounded, but a client can send small requests forever and never read the answers:
+    // past this much unread, it is not a client but a leak, and the socket goes.
+    if (socket.bufferedAmount > MAX_UNREAD_BYTES) socket.close(1008, 'the client does not read its replies');
   };
 
   socket.onMessage((data, isBinary) => {
@@ -86,7 +90,7 @@ export function runRpcConnection(
       case 'request': {
         const command = commands.get(frame.command);
         if (!command) {
-          send(replyError(frame.id, `unknown command: ${frame.command}`));
+          send(replyError(frame.id, `unknown command: ${clipped(frame.command)}`));
           return;
         }
         const { id, args } = frame;
@@ -109,6 +113,12 @@ export function runRpcConnection(
     }
   });
 }
+
+/**
+ * Unread replies past this close the socket. Far above what the scheduler lets honest traffic queue (16 MiB
+ * before a heavy command may start, then at most 4 replies of a whole-file answer each).
+ */
+const MAX_UNREAD_BYTES = 512 * 1024 * 1024;
 
 /** The error string for a failed command: ours verbatim, the core's message, never a stack. */
 function errorText(error: unknown, command: string): string {

@@ -319,3 +319,24 @@ describe('the /ws scheduler over a real socket', () => {
     }
   });
 });
+
+describe('/ws replies a client never reads', () => {
+  it('echo at most 128 characters of client text in an error', () => {
+    const socket = new FakeSocket();
+    runRpcConnection(socket, {} as WorkspaceContext, new Map());
+    const name = 'x'.repeat(10_000);
+    socket.receiveText(JSON.stringify({ id: 1, command: name }));
+    expect(socket.sent).toEqual([JSON.stringify({ id: 1, ok: false, error: `unknown command: ${'x'.repeat(128)}…` })]);
+  });
+
+  it('close the socket with 1008 once 512 MiB of them wait unread, whatever each costs', () => {
+    const socket = new FakeSocket();
+    runRpcConnection(socket, {} as WorkspaceContext, new Map());
+    socket.bufferedAmount = 512 * 1024 * 1024; // at the mark: still open
+    socket.receiveText(JSON.stringify({ id: 1, command: 'nope' }));
+    expect(socket.closes).toEqual([]);
+    socket.bufferedAmount += 1;
+    socket.receiveText(JSON.stringify({ id: 2, command: 'nope' }));
+    expect(socket.closes).toEqual([{ code: 1008, reason: 'the client does not read its replies' }]);
+  });
+});

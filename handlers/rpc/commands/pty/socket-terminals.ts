@@ -6,7 +6,7 @@
  */
 import type { Attachment, TerminalManager, TerminalSession } from '../../../../core/terminals/terminal-manager.ts';
 import type { WorkspaceContext } from '../../../../runtime/context.ts';
-import { RpcError, type RpcConnection } from '../../command.ts';
+import { clipped, RpcError, type RpcConnection } from '../../command.ts';
 
 /** A client the session dropped as too slow: the whole socket closes with 1013 (Try Again Later). */
 const TOO_SLOW_CLOSE_CODE = 1013;
@@ -19,7 +19,7 @@ export function terminalsOf(ctx: WorkspaceContext): TerminalManager {
 
 export function sessionOf(ctx: WorkspaceContext, sessionId: string): TerminalSession {
   const session = terminalsOf(ctx).get(sessionId);
-  if (!session) throw new RpcError(`Session ${sessionId} not found`);
+  if (!session) throw new RpcError(`Session ${clipped(sessionId)} not found`);
   return session;
 }
 
