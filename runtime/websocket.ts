@@ -16,6 +16,12 @@ export interface ServerSocket {
   /** Bytes handed to `send` that have not reached the network yet (flow control: a slow reader grows it). */
   readonly bufferedAmount: number;
   /**
+   * Of the message being written now, the bytes the network has not taken yet, where the runtime can tell.
+   * It falls as a slow reader reads, where `bufferedAmount` falls a whole message at a time: what tells a
+   * slow client (a 50 MiB reply trickling out) from a stuck one.
+   */
+  readonly inTransitBytes?: number;
+  /**
    * Called when `bufferedAmount`, having grown past the runtime's low-water mark, falls below it again (as
    * Node streams' 'drain'): the moment a producer that stopped at its high-water mark should send more.
    */

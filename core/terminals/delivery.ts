@@ -34,6 +34,7 @@ export class Delivery {
   /** Progress marks for the stall check: where the cursor and the client's backlog were at the last look. */
   #seenCursor: number;
   #seenBacklog = Infinity;
+  #seenInTransit = Infinity;
 
   constructor(
     readonly source: DeliverySource,
@@ -54,9 +55,11 @@ export class Delivery {
    */
   madeProgress(): boolean {
     const backlog = this.client.backlog;
-    const moved = this.cursor > this.#seenCursor || backlog < this.#seenBacklog;
+    const inTransit = this.client.inTransit ?? Infinity;
+    const moved = this.cursor > this.#seenCursor || backlog < this.#seenBacklog || inTransit < this.#seenInTransit;
     this.#seenCursor = this.cursor;
     this.#seenBacklog = backlog;
+    this.#seenInTransit = inTransit;
     return moved;
   }
 

@@ -56,6 +56,8 @@ export interface TerminalClient {
   send(bytes: Uint8Array, offset: number): void;
   /** Bytes handed to `send` not yet written to the network; the session stops sending above a high-water mark. */
   readonly backlog: number;
+  /** Optional, finer: bytes of the message being written the network has not taken yet (ServerSocket.inTransitBytes). */
+  readonly inTransit?: number;
   /** Once, after the last output byte: the session exited (`code` null when unknown / by signal). */
   exit(code: number | null): void;
   /** The session dropped this client (too slow, or the session was removed); no `exit` follows. */

@@ -32,6 +32,8 @@ export interface RpcConnection {
    * socket is flow-controlled on them (core/terminals).
    */
   readonly backlog: number;
+  /** The socket's ServerSocket.inTransitBytes: progress within one large message. */
+  readonly inTransit: number | undefined;
   onDrain(listener: () => void): () => void;
   /** Closes the socket (a terminal dropped this client as too slow). */
   close(code: number, reason: string): void;

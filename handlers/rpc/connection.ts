@@ -36,6 +36,9 @@ export function runRpcConnection(
     get backlog() {
       return socket.bufferedAmount;
     },
+    get inTransit() {
+      return socket.inTransitBytes;
+    },
     onDrain(listener) {
       drainListeners.add(listener);
       return () => drainListeners.delete(listener);

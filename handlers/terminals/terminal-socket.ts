@@ -57,6 +57,9 @@ export function serveTerminalSocket(socket: ServerSocket, session: TerminalSessi
       get backlog() {
         return socket.bufferedAmount;
       },
+      get inTransit() {
+        return socket.inTransitBytes;
+      },
       exit: (code) => {
         if (!open) return;
         if (options.announce) socket.send(JSON.stringify({ type: 'exit', code }));

@@ -340,6 +340,10 @@ function adaptWebSocket(ws: WebSocket): ServerSocket {
     get bufferedAmount() {
       return pending;
     },
+    get inTransitBytes() {
+      // libuv's count of the current write's unsent bytes: it falls as the kernel takes them.
+      return (ws as unknown as { _socket?: { _handle?: { writeQueueSize?: number } } })._socket?._handle?.writeQueueSize;
+    },
     onDrain(listener) {
       drainListeners.push(listener);
     },

@@ -210,6 +210,22 @@ describe('flow control (fake pty, fake client)', () => {
       expect(client.drops).toEqual(['terminal x: client too slow (no progress for 50 ms)']);
     });
 
+    it('counts a large message trickling out as progress (inTransit falls while backlog waits for its end)', () => {
+      const { session, pty } = setup({ stallMs: 50 });
+      let inTransit = 50 * 1024 * 1024;
+      const client = { send() {}, backlog: 64 * CLIENT_HIGH_WATER_BYTES, get inTransit() { return inTransit; }, exit() {}, drops: [] as string[], drop(reason: string) { this.drops.push(reason); } };
+      session.attach(client);
+      vi.advanceTimersByTime(0);
+      pty.emitData(pattern(1000));
+      for (let step = 0; step < 10; step++) {
+        vi.advanceTimersByTime(40);
+        inTransit -= 1024 * 1024;
+      }
+      expect(client.drops).toEqual([]);
+      vi.advanceTimersByTime(100); // the trickle stops: stuck
+      expect(client.drops).toEqual(['terminal x: client too slow (no progress for 50 ms)']);
+    });
+
     it('keeps a client that caught up in time; the next pause gets a fresh stallMs', () => {
       const { session, pty } = setup({ stallMs: 50 });
       const { client, attachment } = attach(session, 0);

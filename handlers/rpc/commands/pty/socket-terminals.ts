@@ -65,6 +65,9 @@ export function attachToSocket(connection: RpcConnection, sessionId: string, ses
       get backlog() {
         return connection.backlog;
       },
+      get inTransit() {
+        return connection.inTransit;
+      },
       exit: (code) => {
         connection.emit('pty-exit', { session_id: sessionId, code });
         forget();
