@@ -2,15 +2,14 @@ import { z } from 'zod';
 import type { WorkspaceContext } from '../../runtime/context.ts';
 import { jsonResponse } from '../../runtime/errors/render.ts';
 import { parseJsonBody } from '../../runtime/validation.ts';
-import { terminalFolder, terminalName, terminalsOf } from './terminal-input.ts';
+import { terminalDimension, terminalFolder, terminalName, terminalsOf } from './terminal-input.ts';
 
-const dimension = z.number().int().min(1).max(0xffff);
 const Body = z.object({
   name: terminalName,
   command: z.string().min(1).max(64 * 1024).optional(),
   cwd: z.string().optional(),
-  cols: dimension.optional(),
-  rows: dimension.optional(),
+  cols: terminalDimension.optional(),
+  rows: terminalDimension.optional(),
 });
 
 /**

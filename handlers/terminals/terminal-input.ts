@@ -14,6 +14,9 @@ export function terminalsOf(ctx: WorkspaceContext): TerminalManager {
   return ctx.terminals;
 }
 
+/** A terminal's columns or rows: the winsize fields are 16-bit, so anything larger is not a terminal size. */
+export const terminalDimension = z.number().int().min(1).max(0xffff);
+
 export const terminalName = z.string().regex(TERMINAL_NAME_PATTERN, "a terminal name is 1–128 of letters, digits, '.', '_', '-', starting with a letter or digit");
 
 const nameParams = z.object({ name: terminalName });

@@ -7,15 +7,13 @@
 import { z } from 'zod';
 import type { Attachment, TerminalSession } from '../../core/terminals/terminal-manager.ts';
 import type { ServerSocket } from '../../runtime/websocket.ts';
+import { terminalDimension } from './terminal-input.ts';
 
-/** The winsize fields are 16-bit: anything larger is not a terminal size. */
-const MAX_DIMENSION = 0xffff;
-const dimension = z.number().int().positive().max(MAX_DIMENSION);
 
 /** Client → server text frames (seed 000, GET /ws/terminal). */
 const clientMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('input'), data: z.string() }),
-  z.object({ type: z.literal('resize'), cols: dimension, rows: dimension }),
+  z.object({ type: z.literal('resize'), cols: terminalDimension, rows: terminalDimension }),
 ]);
 
 export type TerminalClientMessage = z.output<typeof clientMessage>;
@@ -33,7 +31,7 @@ export function parseTerminalMessage(text: string): TerminalClientMessage | unde
 }
 
 /** A client that could not keep up is closed with 1013 (Try Again Later): it may reattach with `from`. */
-const TOO_SLOW_CLOSE_CODE = 1013;
+export const TOO_SLOW_CLOSE_CODE = 1013;
 
 export interface TerminalSocketOptions {
   /** Replay from this offset (named terminals); absent: the ring's start. */

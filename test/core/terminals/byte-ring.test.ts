@@ -1,20 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ByteRing } from '../../../core/terminals/byte-ring.ts';
+import { seededRandom as random } from '../text/generators.ts';
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 const bytes = (value: string) => new TextEncoder().encode(value);
-
-/** A deterministic PRNG (mulberry32): a failing case reproduces from its seed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The reference: every byte ever appended, of which the ring must keep the last `capacity`. */
 class Reference {

@@ -35,12 +35,6 @@ describe.each(BACKENDS)('/ws entry commands (%s)', (backend) => {
   afterEach(() => f.cleanup());
   const setup = async (limits = {}) => (f = await rpcFiles(backend, seed, limits));
 
-  async function unchanged(call: () => Promise<unknown>): Promise<void> {
-    const [inside, outside] = [await f.tree(), await f.outsideTree()];
-    await call();
-    expect(await f.tree()).toEqual(inside);
-    expect(await f.outsideTree()).toEqual(outside);
-  }
 
   describe('create_directory', () => {
     it('makes the folder and the missing ones above it', async () => {
@@ -52,7 +46,7 @@ describe.each(BACKENDS)('/ws entry commands (%s)', (backend) => {
 
     it('says `Folder already exists` for a folder, `File already exists` for a file or link, and changes nothing', async () => {
       await setup();
-      await unchanged(async () => {
+      await f.unchanged(async () => {
         expect(await f.reply('create_directory', { path: 'src' })).toEqual(failed('Folder already exists'));
         expect(await f.reply('create_directory', { path: f.at('src/lib/empty') })).toEqual(failed('Folder already exists'));
         expect(await f.reply('create_directory', { path: 'a.txt' })).toEqual(failed('File already exists'));
@@ -66,7 +60,7 @@ describe.each(BACKENDS)('/ws entry commands (%s)', (backend) => {
 
     it('refuses a file in the way above, naming it', async () => {
       await setup();
-      await unchanged(async () => {
+      await f.unchanged(async () => {
         expect(await f.reply('create_directory', { path: 'a.txt/sub/deeper' })).toEqual(failed('not a folder: a.txt'));
       });
     });
@@ -103,7 +97,7 @@ describe.each(BACKENDS)('/ws entry commands (%s)', (backend) => {
 
     it('says `Source does not exist` and `Target already exists`, and changes nothing', async () => {
       await setup();
-      await unchanged(async () => {
+      await f.unchanged(async () => {
         expect(await f.reply('rename_entry', { from: 'missing.txt', to: 'x.txt' })).toEqual(failed('Source does not exist'));
         expect(await f.reply('rename_entry', { from: 'missing/deep.txt', to: 'new/x.txt' })).toEqual(failed('Source does not exist'));
         expect(await f.reply('rename_entry', { from: 'a.txt', to: 'b.txt' })).toEqual(failed('Target already exists'));
@@ -114,7 +108,7 @@ describe.each(BACKENDS)('/ws entry commands (%s)', (backend) => {
 
     it('refuses onto itself, into its own subfolder, and the workspace root', async () => {
       await setup();
-      await unchanged(async () => {
+      await f.unchanged(async () => {
         expect(await f.reply('rename_entry', { from: 'a.txt', to: 'a.txt' })).toEqual(failed('cannot move a.txt onto itself'));
         expect(await f.reply('rename_entry', { from: 'src', to: 'src/lib/src' })).toEqual(
           failed('cannot move src into its own subfolder src/lib/src'),
@@ -143,7 +137,7 @@ describe.each(BACKENDS)('/ws entry commands (%s)', (backend) => {
 
     it('says `Source does not exist` and `Target already exists`, and changes nothing', async () => {
       await setup();
-      await unchanged(async () => {
+      await f.unchanged(async () => {
         expect(await f.reply('copy_entry', { from: 'missing', to: 'x' })).toEqual(failed('Source does not exist'));
         expect(await f.reply('copy_entry', { from: 'src', to: 'docs' })).toEqual(failed('Target already exists'));
         expect(await f.reply('copy_entry', { from: 'a.txt', to: 'to-a' })).toEqual(failed('Target already exists'));
@@ -155,7 +149,7 @@ describe.each(BACKENDS)('/ws entry commands (%s)', (backend) => {
 
     it('refuses a tree over the copy caps before writing anything', async () => {
       await setup({ maxCopyEntries: 4 });
-      await unchanged(async () => {
+      await f.unchanged(async () => {
         expect(await f.reply('copy_entry', { from: 'src', to: 'big' })).toEqual(
           failed('copy refused: src has more than 4 entries (the copy limit); nothing was copied'),
         );
@@ -176,7 +170,7 @@ describe.each(BACKENDS)('/ws entry commands (%s)', (backend) => {
 
     it('says `Path does not exist` for a missing path, and refuses the workspace root', async () => {
       await setup();
-      await unchanged(async () => {
+      await f.unchanged(async () => {
         expect(await f.reply('delete_entry', { path: 'missing.txt' })).toEqual(failed('Path does not exist'));
         expect(await f.reply('delete_entry', { path: 'a.txt/below' })).toEqual(failed('Path does not exist'));
         expect(await f.reply('delete_entry', { path: '' })).toEqual(failed('cannot delete the workspace root'));
@@ -188,7 +182,7 @@ describe.each(BACKENDS)('/ws entry commands (%s)', (backend) => {
   it('refuses paths outside the workspace in every argument, with nothing touched on either side', async () => {
     await setup();
     const escapes = ['../x', `${f.outside}/secret.txt`, 'escape/secret.txt', '/tmp'];
-    await unchanged(async () => {
+    await f.unchanged(async () => {
       for (const path of escapes) {
         for (const [command, args] of [
           ['create_directory', { path: `${path}/new` }],
@@ -217,7 +211,7 @@ describe.each(BACKENDS)('/ws entry commands (%s)', (backend) => {
 
   it('checks arguments: missing or mistyped `from`, `to`, `path`', async () => {
     await setup();
-    await unchanged(async () => {
+    await f.unchanged(async () => {
       expect(await f.reply('rename_entry', { to: 'x' })).toEqual(failed("invalid arg 'from': missing"));
       expect(await f.reply('rename_entry', { from: 'a.txt' })).toEqual(failed("invalid arg 'to': missing"));
       expect(await f.reply('copy_entry', { from: 'a.txt', to: 3 })).toEqual(failed("invalid arg 'to': expected string, got number"));

@@ -16,6 +16,8 @@ export interface RpcFiles extends Fixture {
   reply(command: string, args?: unknown): Promise<Omit<Reply, 'id'>>;
   /** Absolute path under the root. */
   at(rel: string): string;
+  /** Runs `call` and expects the tree, and the folder beside it, exactly as they were (a refused call). */
+  unchanged(call: () => Promise<unknown>): Promise<void>;
 }
 
 export async function rpcFiles(backend: BackendName, seed: Seed, limits: Partial<Limits> = {}): Promise<RpcFiles> {
@@ -32,6 +34,12 @@ export async function rpcFiles(backend: BackendName, seed: Seed, limits: Partial
       return rest;
     },
     at: (rel) => (rel === '' ? fixture.root : `${fixture.root}/${rel}`),
+    async unchanged(call) {
+      const [inside, outside] = [await fixture.tree(), await fixture.outsideTree()];
+      await call();
+      expect(await fixture.tree()).toEqual(inside);
+      expect(await fixture.outsideTree()).toEqual(outside);
+    },
     async cleanup() {
       await rpc.close();
       await server.close();

@@ -27,13 +27,6 @@ describe.each(BACKENDS)('/ws file reads and writes (%s)', (backend) => {
   afterEach(() => f.cleanup());
   const setup = async (limits = {}) => (f = await rpcFiles(backend, seed, limits));
 
-  /** Everything a refused call must leave as it was. */
-  async function unchanged(call: () => Promise<unknown>): Promise<void> {
-    const [inside, outside] = [await f.tree(), await f.outsideTree()];
-    await call();
-    expect(await f.tree()).toEqual(inside);
-    expect(await f.outsideTree()).toEqual(outside);
-  }
 
   describe('read_file', () => {
     it('answers the text, by absolute or root-relative path, a byte order mark and CRLF kept', async () => {
@@ -135,7 +128,7 @@ describe.each(BACKENDS)('/ws file reads and writes (%s)', (backend) => {
 
     it('refuses a folder, a path below a file and a path ending in a slash, writing nothing', async () => {
       await setup();
-      await unchanged(async () => {
+      await f.unchanged(async () => {
         expect(await f.reply('write_file', { path: 'src', content: 'x' })).toEqual(failed('Is a folder, not a file: src'));
         expect(await f.reply('write_file', { path: 'a.txt/b.txt', content: 'x' })).toEqual(
           failed('A parent of a.txt/b.txt is a file, not a folder'),
@@ -148,7 +141,7 @@ describe.each(BACKENDS)('/ws file reads and writes (%s)', (backend) => {
 
     it('refuses the agents folder', async () => {
       await setup();
-      await unchanged(async () => {
+      await f.unchanged(async () => {
         expect(await f.reply('write_file', { path: '.agents/x.txt', content: 'x' })).toEqual(
           failed('not part of the workspace tree (the agents folder): .agents/x.txt'),
         );
@@ -167,7 +160,7 @@ describe.each(BACKENDS)('/ws file reads and writes (%s)', (backend) => {
 
     it('refuses bad base64 with `Invalid base64: …` and writes nothing', async () => {
       await setup();
-      await unchanged(async () => {
+      await f.unchanged(async () => {
         expect(await f.reply('upload_file', { path: 'bad.bin', content: 'AAE=AAE=' })).toEqual(
           failed("Invalid base64: unexpected '=' before the end at offset 3"),
         );
@@ -193,7 +186,7 @@ describe.each(BACKENDS)('/ws file reads and writes (%s)', (backend) => {
 
     it('says `File already exists` for a file, a folder or a dangling link at the path, leaving it as it was', async () => {
       await setup();
-      await unchanged(async () => {
+      await f.unchanged(async () => {
         for (const path of ['a.txt', f.at('a.txt'), 'src', 'dangling', 'to-a']) {
           expect(await f.reply('create_file', { path, content: 'new' }), path).toEqual(failed('File already exists'));
         }
@@ -228,7 +221,7 @@ describe.each(BACKENDS)('/ws file reads and writes (%s)', (backend) => {
     it('are refused by every read and write, with nothing touched on either side', async () => {
       await setup();
       const escapes = ['../x.txt', `${f.outside}/secret.txt`, 'escape/secret.txt', 'escape-file', '/etc/passwd'];
-      await unchanged(async () => {
+      await f.unchanged(async () => {
         for (const path of escapes) {
           for (const [command, args] of [
             ['read_file', { path }],
@@ -251,7 +244,7 @@ describe.each(BACKENDS)('/ws file reads and writes (%s)', (backend) => {
   describe('arguments', () => {
     it('a missing or mistyped required argument is `invalid arg`, and nothing is written', async () => {
       await setup();
-      await unchanged(async () => {
+      await f.unchanged(async () => {
         expect(await f.reply('read_file', {})).toEqual(failed("invalid arg 'path': missing"));
         expect(await f.reply('read_file')).toEqual(failed("invalid arg 'path': missing"));
         expect(await f.reply('read_file_base64', { path: 7 })).toEqual(failed("invalid arg 'path': expected string, got number"));

@@ -6,10 +6,9 @@
  */
 import type { Attachment, TerminalManager, TerminalSession } from '../../../../core/terminals/terminal-manager.ts';
 import type { WorkspaceContext } from '../../../../runtime/context.ts';
+import { TOO_SLOW_CLOSE_CODE } from '../../../terminals/terminal-socket.ts';
 import { clipped, RpcError, type RpcConnection } from '../../command.ts';
 
-/** A client the session dropped as too slow: the whole socket closes with 1013 (Try Again Later). */
-const TOO_SLOW_CLOSE_CODE = 1013;
 const STATE_KEY = 'pty.attachments';
 
 export function terminalsOf(ctx: WorkspaceContext): TerminalManager {

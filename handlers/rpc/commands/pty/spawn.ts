@@ -1,11 +1,9 @@
 import { z } from 'zod';
 import { TERMINAL_NAME_PATTERN } from '../../../../core/terminals/terminal-manager.ts';
 import { WorkspaceError } from '../../../../runtime/errors/workspace-error.ts';
-import { terminalFolder } from '../../../terminals/terminal-input.ts';
+import { terminalDimension, terminalFolder } from '../../../terminals/terminal-input.ts';
 import { defineCommand, RpcError } from '../../command.ts';
 import { attachToSocket, terminalsOf } from './socket-terminals.ts';
-
-const dimension = z.number().int().min(1).max(0xffff);
 
 /**
  * `pty_spawn {sessionId, shell?, cwd?, cols?=80, rows?=24}` → `{id, pid}` (seed 002): a named session of the
@@ -17,8 +15,8 @@ export const ptySpawn = defineCommand({
     sessionId: z.string().regex(TERMINAL_NAME_PATTERN, "a session id is 1–128 of letters, digits, '.', '_', '-'"),
     shell: z.string().min(1).optional(),
     cwd: z.string().optional(),
-    cols: dimension.default(80),
-    rows: dimension.default(24),
+    cols: terminalDimension.default(80),
+    rows: terminalDimension.default(24),
   },
   async run({ sessionId, shell, cwd, cols, rows }, { ctx, connection }) {
     const terminals = terminalsOf(ctx);
