@@ -121,7 +121,9 @@ describe('NodeProcessAdapter', () => {
   });
 
   it('does not wait for ever on a process that left the session holding the pipe (out of reach by design)', async () => {
-    const result = await run('setsid sleep 60 & echo $!');
+    // The shell waits until the child has left the session (setsid ran before its sh writes the mark): under
+    // load, a shell exiting first would otherwise kill it while it is still ours.
+    const result = await run("setsid sh -c 'echo > left-session; exec sleep 60' & while [ ! -e left-session ]; do sleep 0.01; done; echo $!");
     const pid = Number(text(result));
     escaped.push(pid);
     expect(text(result)).toBe(`${pid}\n`);
