@@ -1,0 +1,194 @@
+/**
+ * The Node TextScanner (core/search/text/scanner.ts) on worker threads: the scan that answers `find` while the
+ * content index is still building. Reading a tree is syscall-bound and matching is CPU-bound, so both cores
+ * read and match at once (./scan-worker.ts), and the daemon's event loop stays free.
+ *
+ * - Workers: `os.availableParallelism()`, at least 1, at most 4; started on the first scan and reused (a start
+ *   costs ~250 ms), one reused read buffer each.
+ * - Files go out in batches (a few hundred files or a few MiB each), handed to whichever worker is free, so a
+ *   batch of big files on one worker does not leave the other idle; several scans share the queue in turn.
+ * - A scan past its `deadlineMs`, or whose `signal` aborts, is stopped by terminating the workers busy with its
+ *   batches (a synchronous read loop cannot be interrupted any other way); fresh workers replace them on demand.
+ * - Results come back in the order of `files`, only files with hits, like createFsScanner's.
+ */
+import { availableParallelism } from 'node:os';
+import type { Worker } from 'node:worker_threads';
+import { MAX_SEARCHED_FILE_BYTES } from '../../core/search/answer.ts';
+import type { FileTextMatch, FindQuery } from '../../core/search/text/find-query.ts';
+import { scanTimedOut, type ScanRequest, type TextScanner } from '../../core/search/text/scanner.ts';
+import type { ScanBatchMessage, ScanReplyMessage } from './scan-messages.ts';
+import { startTsWorker } from './start-ts-worker.ts';
+
+export interface ScanPoolOptions {
+  /** Worker threads (default: available parallelism, 1..4). */
+  workers?: number;
+}
+
+export interface ScanPool extends TextScanner {
+  /** Terminates the workers; scans still running fail. */
+  close(): Promise<void>;
+}
+
+const BATCH_FILES = 256;
+const BATCH_BYTES = 4 * 1024 * 1024;
+const WORKER_ENTRY = new URL('./scan-worker.ts', import.meta.url);
+
+export function createScanPool(options: ScanPoolOptions = {}): ScanPool {
+  return new WorkerScanPool(options.workers ?? Math.min(4, Math.max(1, availableParallelism())));
+}
+
+interface Batch {
+  scan: ActiveScan;
+  message: ScanBatchMessage;
+}
+
+interface PoolWorker {
+  worker: Worker;
+  batch: Batch | undefined;
+}
+
+interface ActiveScan {
+  id: number;
+  outstanding: number;
+  results: [number, FileTextMatch][];
+  files: readonly { path: string }[];
+  settle(error?: unknown): void;
+}
+
+class WorkerScanPool implements ScanPool {
+  private readonly workers: PoolWorker[] = [];
+  private queue: Batch[] = [];
+  private readonly scans = new Set<ActiveScan>();
+  private nextScanId = 1;
+  private closed = false;
+
+  constructor(private readonly size: number) {}
+
+  scan(request: ScanRequest): Promise<Map<string, FileTextMatch>> {
+    if (this.closed) return Promise.reject(new Error('the scan pool is closed'));
+    return new Promise((resolve, reject) => {
+      const startedAt = Date.now();
+      const files = request.files.filter((file) => file.size <= MAX_SEARCHED_FILE_BYTES);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const onAbort = () => scan.settle(request.signal!.reason);
+      const scan: ActiveScan = {
+        id: this.nextScanId++,
+        outstanding: 0,
+        results: [],
+        files,
+        settle: (error?: unknown) => {
+          if (!this.scans.delete(scan)) return;
+          clearTimeout(timer);
+          request.signal?.removeEventListener('abort', onAbort);
+          if (error === undefined) {
+            resolve(inListOrder(scan));
+            return;
+          }
+          this.stop(scan);
+          reject(error);
+        },
+      };
+      this.scans.add(scan);
+      if (request.signal?.aborted) return scan.settle(request.signal.reason);
+      request.signal?.addEventListener('abort', onAbort, { once: true });
+      if (request.deadlineMs !== undefined) {
+        const budget = request.deadlineMs - startedAt;
+        timer = setTimeout(() => scan.settle(scanTimedOut(budget)), Math.max(0, budget));
+      }
+      for (const message of batches(scan.id, request.query, files)) this.queue.push({ scan, message });
+      scan.outstanding = this.queue.filter((batch) => batch.scan === scan).length;
+      if (scan.outstanding === 0) return scan.settle();
+      this.dispatch();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const scan of [...this.scans]) scan.settle(new Error('the scan pool is closed'));
+    await Promise.all(this.workers.splice(0).map(({ worker }) => worker.terminate()));
+  }
+
+  /** Hands queued batches to idle workers, starting workers up to the pool's size. */
+  private dispatch(): void {
+    while (this.queue.length > 0) {
+      let idle = this.workers.find((entry) => entry.batch === undefined);
+      if (idle === undefined) {
+        if (this.workers.length >= this.size) return;
+        idle = this.startWorker();
+      }
+      const batch = this.queue.shift()!;
+      idle.batch = batch;
+      idle.worker.ref();
+      idle.worker.postMessage(batch.message);
+    }
+  }
+
+  private startWorker(): PoolWorker {
+    const entry: PoolWorker = { worker: startTsWorker(WORKER_ENTRY), batch: undefined };
+    entry.worker.on('message', (reply: ScanReplyMessage) => this.finished(entry, reply));
+    // A worker that dies (an error thrown outside the message handler, out of memory) fails its scan.
+    const lost = (error: unknown) => {
+      if (!this.remove(entry)) return;
+      entry.batch?.scan.settle(error instanceof Error ? error : new Error(`a scan worker exited (${String(error)})`));
+      this.dispatch();
+    };
+    entry.worker.on('error', lost);
+    entry.worker.on('exit', (code) => lost(code));
+    this.workers.push(entry);
+    return entry;
+  }
+
+  private finished(entry: PoolWorker, reply: ScanReplyMessage): void {
+    const batch = entry.batch;
+    entry.batch = undefined;
+    entry.worker.unref(); // an idle pool never keeps the process alive
+    if (batch !== undefined && batch.scan.id === reply.scan && this.scans.has(batch.scan)) {
+      const { scan } = batch;
+      if (!reply.ok) scan.settle(new Error(`scan failed: ${reply.message}`));
+      else {
+        scan.results.push(...reply.results);
+        if (--scan.outstanding === 0) scan.settle();
+      }
+    }
+    this.dispatch();
+  }
+
+  /** Drops a failed scan's queued batches and terminates the workers still busy with it. */
+  private stop(scan: ActiveScan): void {
+    this.queue = this.queue.filter((batch) => batch.scan !== scan);
+    for (const entry of this.workers.filter((candidate) => candidate.batch?.scan === scan)) {
+      this.remove(entry);
+      void entry.worker.terminate();
+    }
+    this.dispatch();
+  }
+
+  private remove(entry: PoolWorker): boolean {
+    const at = this.workers.indexOf(entry);
+    if (at < 0) return false;
+    this.workers.splice(at, 1);
+    return true;
+  }
+}
+
+/** The files in batches of at most BATCH_FILES files and about BATCH_BYTES bytes. */
+function* batches(scan: number, query: FindQuery, files: readonly { absolutePath: string; size: number }[]): Generator<ScanBatchMessage> {
+  let current: [number, string][] = [];
+  let bytes = 0;
+  for (let index = 0; index < files.length; index++) {
+    const file = files[index]!;
+    current.push([index, file.absolutePath]);
+    bytes += file.size;
+    if (current.length >= BATCH_FILES || bytes >= BATCH_BYTES) {
+      yield { scan, query, files: current };
+      current = [];
+      bytes = 0;
+    }
+  }
+  if (current.length > 0) yield { scan, query, files: current };
+}
+
+function inListOrder(scan: ActiveScan): Map<string, FileTextMatch> {
+  scan.results.sort((a, b) => a[0] - b[0]);
+  return new Map(scan.results.map(([index, match]) => [scan.files[index]!.path, match]));
+}

@@ -1,0 +1,89 @@
+/**
+ * The scan: `find` over a list of files by reading every one of them (the content index answers instead once it
+ * is fresh). The interface, and its in-process implementation over the FileSystem (memory backend, Workers);
+ * Node runs the same matcher on worker threads (adapters/search/scan-pool.ts).
+ *
+ * - Files over MAX_SEARCHED_FILE_BYTES are skipped, by their listed `size` and again by what a read returns
+ *   (a file can grow between listing and scan). A file that vanished or cannot be read is skipped silently: it
+ *   was deleted or replaced between the listing and the scan, and the next listing will say so.
+ * - `deadlineMs` (a `Date.now()` time, so one budget can cover a query's reruns) is checked before each file;
+ *   past it the scan fails with `bad-request` rather than answer a partial list that looks complete. One file's
+ *   match cannot run long: the regex engine is linear and a file is at most 1 MiB.
+ */
+import type { FileSystem } from '../../../adapters/fs/file-system.ts';
+import { isFsError } from '../../../adapters/fs/fs-error.ts';
+import { WorkspaceError } from '../../../runtime/errors/workspace-error.ts';
+import { MAX_SEARCHED_FILE_BYTES } from '../answer.ts';
+import { compileFind, type FileTextMatch, type FindQuery } from './find-query.ts';
+
+export interface ScanTarget {
+  /** Root-relative with '/': the key of the result. */
+  path: string;
+  /** Absolute real path: what is read. */
+  absolutePath: string;
+  size: number;
+}
+
+export interface ScanRequest {
+  query: FindQuery;
+  files: readonly ScanTarget[];
+  signal?: AbortSignal;
+  /** A `Date.now()` time past which the scan fails (scanTimedOut). */
+  deadlineMs?: number;
+}
+
+export interface TextScanner {
+  /** Files with hits only, keyed by `path`, in the order of `files`. */
+  scan(request: ScanRequest): Promise<Map<string, FileTextMatch>>;
+}
+
+/** Files read ahead of the matcher, so storage latency overlaps matching. */
+const READ_AHEAD = 8;
+
+export function createFsScanner(fs: FileSystem): TextScanner {
+  return {
+    async scan({ query, files, signal, deadlineMs }) {
+      const startedAt = Date.now();
+      const compiled = compileFind(query);
+      const searchable = files.filter((file) => file.size <= MAX_SEARCHED_FILE_BYTES);
+      const results = new Map<string, FileTextMatch>();
+      const reads: Promise<Uint8Array | undefined>[] = [];
+      const startRead = (at: number) => {
+        if (at < searchable.length && reads[at] === undefined) reads[at] = readSearchable(fs, searchable[at]!.absolutePath);
+      };
+      try {
+        for (let at = 0; at < searchable.length; at++) {
+          signal?.throwIfAborted();
+          if (deadlineMs !== undefined && Date.now() > deadlineMs) throw scanTimedOut(deadlineMs - startedAt);
+          for (let ahead = at; ahead < at + READ_AHEAD; ahead++) startRead(ahead);
+          const bytes = await reads[at]!;
+          reads[at] = DONE; // let the bytes go
+          const match = bytes === undefined ? null : compiled.matchBytes(bytes);
+          if (match !== null) results.set(searchable[at]!.path, match);
+        }
+      } finally {
+        for (const read of reads) read?.catch(() => {}); // reads ahead of a failure finish unobserved
+      }
+      return results;
+    },
+  };
+}
+
+const DONE: Promise<undefined> = Promise.resolve(undefined);
+
+/** The file's bytes, or undefined when it is over the cap (read one byte past it to tell) or unreadable. */
+async function readSearchable(fs: FileSystem, path: string): Promise<Uint8Array | undefined> {
+  try {
+    const bytes = await fs.read(path, { offset: 0, length: MAX_SEARCHED_FILE_BYTES + 1 });
+    return bytes.byteLength > MAX_SEARCHED_FILE_BYTES ? undefined : bytes;
+  } catch (error) {
+    if (isFsError(error)) return undefined;
+    throw error;
+  }
+}
+
+/** The failure of a scan past its deadline; `budgetMs` is how long it was given. */
+export function scanTimedOut(budgetMs: number): WorkspaceError {
+  const seconds = Math.max(0, Math.round(budgetMs / 100) / 10);
+  return new WorkspaceError('bad-request', `search took longer than ${seconds} s; narrow it with include`, { timeBudgetMs: budgetMs });
+}

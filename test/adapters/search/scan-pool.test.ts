@@ -1,0 +1,87 @@
+import { execFileSync } from 'node:child_process';
+import { rm, symlink, writeFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createScanPool, type ScanPool } from '../../../adapters/search/scan-pool.ts';
+import type { FindQuery } from '../../../core/search/text/find-query.ts';
+import { createFsScanner } from '../../../core/search/text/scanner.ts';
+import { WorkspaceError } from '../../../runtime/errors/workspace-error.ts';
+import { buildTree, type BuiltTree } from '../../support/backends.ts';
+import { EXPECTED_WIDGET, SCAN_PATHS, SCAN_SEED, targets } from '../../core/search/text/scan-fixture.ts';
+
+const query = (pattern: string, options: Partial<FindQuery> = {}): FindQuery => ({ pattern, literal: false, caseSensitive: false, word: false, ...options });
+
+/** Real worker threads over real temp files. One pool for the file (a worker start costs ~250 ms). */
+describe('createScanPool', () => {
+  let tree: BuiltTree;
+  let pool: ScanPool;
+  beforeAll(async () => {
+    const many: Record<string, string> = {};
+    for (let i = 0; i < 700; i++) many[`many/f${String(i).padStart(3, '0')}.txt`] = i % 7 === 0 ? `line\nneedle ${i}\n` : `nothing ${i}\n`;
+    tree = await buildTree('node', { ...SCAN_SEED, ...many });
+    pool = createScanPool({ workers: 2 });
+  });
+  afterAll(async () => {
+    await pool.close();
+    await tree.cleanup();
+  });
+
+  it('answers what the in-process scanner answers, in the order of the list', async () => {
+    const files = await targets(tree, SCAN_PATHS);
+    expect([...(await pool.scan({ query: query('widget'), files }))]).toEqual(EXPECTED_WIDGET);
+    for (const asked of [query('needle \\d+'), query('NEEDLE', { literal: true, caseSensitive: true }), query('(nothing|needle) 1', { word: false })]) {
+      const all = await targets(tree, [...SCAN_PATHS, ...Array.from({ length: 700 }, (_, i) => `many/f${String(i).padStart(3, '0')}.txt`)].reverse());
+      const fromPool = await pool.scan({ query: asked, files: all });
+      expect([...fromPool]).toEqual([...(await createFsScanner(tree.fs).scan({ query: asked, files: all }))]);
+    }
+    const needles = await pool.scan({ query: query('needle'), files: await targets(tree, ['many/f007.txt', 'many/f001.txt', 'many/f000.txt']) });
+    expect([...needles.keys()]).toEqual(['many/f007.txt', 'many/f000.txt']);
+    expect(needles.get('many/f000.txt')?.hits[0]).toEqual({ line: 2, text: 'needle 0', spans: [{ start: 0, end: 6 }], tags: [{ kind: 'text' }] });
+  });
+
+  it('answers an empty list at once, and runs concurrent scans side by side', async () => {
+    expect((await pool.scan({ query: query('x'), files: [] })).size).toBe(0);
+    const files = await targets(tree, SCAN_PATHS);
+    const [a, b] = await Promise.all([pool.scan({ query: query('widget'), files }), pool.scan({ query: query('nothing'), files })]);
+    expect([...a]).toEqual(EXPECTED_WIDGET);
+    expect([...b.keys()]).toEqual(['src/b.ts']);
+  });
+
+  it('skips files deleted since the listing, links (never followed) and a FIFO (never blocks)', async () => {
+    await writeFile(`${tree.root}/gone.txt`, 'widget');
+    const files = await targets(tree, ['gone.txt', 'link.txt', 'fifo', 'z/last.txt'], { 'link.txt': 6, fifo: 0 });
+    await symlink(`${tree.root}/z/last.txt`, `${tree.root}/link.txt`);
+    execFileSync('mkfifo', [`${tree.root}/fifo`]);
+    await rm(`${tree.root}/gone.txt`);
+    expect([...(await pool.scan({ query: query('widget'), files })).keys()]).toEqual(['z/last.txt']);
+  });
+
+  it('stops a scan past its deadline by replacing its workers, and keeps serving', async () => {
+    // 64 files of 1 MiB, one line each that a regex without literals must decode and walk whole: seconds of work.
+    const slow: Record<string, string> = {};
+    for (let i = 0; i < 64; i++) slow[`slow/${i}.txt`] = `${'ab'.repeat(500_000)}\n`;
+    const slowTree = await buildTree('node', slow);
+    try {
+      const files = await targets(slowTree, Object.keys(slow));
+      const failure = await pool.scan({ query: query('(a|b)+$'), files, deadlineMs: Date.now() + 1 }).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(WorkspaceError);
+      expect(failure).toMatchObject({ code: 'bad-request', message: 'search took longer than 0 s; narrow it with include' });
+      // Aborting works the same way.
+      const controller = new AbortController();
+      const aborted = pool.scan({ query: query('(a|b)+$'), files, signal: controller.signal });
+      setTimeout(() => controller.abort(new Error('cancelled')), 5);
+      await expect(aborted).rejects.toThrow('cancelled');
+      // The pool still answers, on fresh workers.
+      expect([...(await pool.scan({ query: query('widget'), files: await targets(tree, SCAN_PATHS) }))]).toEqual(EXPECTED_WIDGET);
+    } finally {
+      await slowTree.cleanup();
+    }
+  });
+
+  it('fails scans once closed', async () => {
+    const closing = createScanPool({ workers: 1 });
+    const files = await targets(tree, SCAN_PATHS);
+    expect([...(await closing.scan({ query: query('widget'), files }))]).toEqual(EXPECTED_WIDGET);
+    await closing.close();
+    await expect(closing.scan({ query: query('widget'), files })).rejects.toThrow('the scan pool is closed');
+  });
+});
