@@ -23,6 +23,7 @@
 import type { DirEntry, FileSystem } from '../../adapters/fs/file-system.ts';
 import { isFsError } from '../../adapters/fs/fs-error.ts';
 import { isInside } from '../../adapters/fs/posix-path.ts';
+import type { FileList, FolderVisitor, WalkedFolder, WalkSummary } from '../../core/search/file-list/file-list.ts';
 
 /** Folder names the walk never enters. */
 export const IGNORED_FOLDERS: ReadonlySet<string> = new Set(['.git', 'node_modules']);
@@ -41,22 +42,8 @@ export interface WalkOptions {
   exclude?: string;
 }
 
-export interface WalkedFolder {
-  /** Absolute path of the folder. */
-  path: string;
-  /** Root-relative path with '/' ("" for the root). */
-  relPath: string;
-}
-
-/** Called once per folder, in walk order, with the names of its files in order. Return true to stop. */
-export type FolderVisitor = (folder: WalkedFolder, fileNames: readonly string[]) => boolean | void;
-
-export interface WalkSummary {
-  /** Directory entries counted against the budget. */
-  entriesSeen: number;
-  /** True when the walk stopped because the budget ran out. */
-  truncated: boolean;
-}
+// The walk's shapes are the live file list's too (core/search/file-list answers the same walk from memory).
+export type { FolderVisitor, WalkedFolder, WalkSummary };
 
 type EntryKind = 'file' | 'folder' | 'skip';
 interface Entry {
@@ -226,6 +213,21 @@ export interface FindOptions extends WalkOptions {
   /** Case-insensitive substring of the root-relative path; "" lists the first files in walk order. */
   query: string;
   limit: number;
+  /**
+   * The live file list of this root (made with `exclude` as its excluded folder): once it is ready the walk is
+   * answered from it (same order and budget, no disk reads); until then, or without one, from the disk.
+   */
+  list?: FileList;
+}
+
+/** `walkFiles`, or the same walk over the live file list when one is ready. */
+function walkForFind(fs: FileSystem, root: string, visit: FolderVisitor, options: FindOptions): Promise<WalkSummary> {
+  const list = options.list;
+  if (list?.isReady) {
+    const linksLeavingRoot = options.confineTo === undefined;
+    return Promise.resolve(list.walkBreadthFirst(visit, { maxEntries: options.maxEntries, linksLeavingRoot }));
+  }
+  return walkFiles(fs, root, visit, options);
 }
 
 /**
@@ -239,7 +241,7 @@ export async function findFiles(fs: FileSystem, root: string, options: FindOptio
   if (options.query === '') {
     const hits: FileHit[] = [];
     if (limit <= 0) return hits;
-    await walkFiles(
+    await walkForFind(
       fs,
       root,
       (folder, names) => {
@@ -258,7 +260,7 @@ export async function findFiles(fs: FileSystem, root: string, options: FindOptio
   // Without a '/' in the query a match cannot span segments: it is in the folder's path or in the name.
   const canSpan = needle.includes('/');
   const best = new BestOf<RankedHit>(limit, compareHits);
-  await walkFiles(
+  await walkForFind(
     fs,
     root,
     (folder, names) => {
