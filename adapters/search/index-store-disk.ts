@@ -1,0 +1,153 @@
+/**
+ * The content index on disk: a folder OUTSIDE the workspace — `$XDG_CACHE_HOME/workspace-api/<hash of the root's
+ * real path>/`, else `~/.cache/workspace-api/…`, or a folder given by the operator — holding `manifest.json` and
+ * `shards/*.shard`. Every file is written to a temp name and renamed, so a crash leaves the old or the new one.
+ * Shards are read with pread, a list at a time: only their trigram tables are resident.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, writeFileSync, constants } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import type { ByteSource } from '../../core/search/content-index/byte-source.ts';
+import type { IndexStore } from '../../core/search/content-index/index-store.ts';
+
+const MANIFEST = 'manifest.json';
+const SHARDS = 'shards';
+const SHARD_SUFFIX = '.shard';
+
+/** The cache folder for a workspace whose root's real path is `rootRealPath`. */
+export function defaultIndexDir(rootRealPath: string, env: NodeJS.ProcessEnv = process.env): string {
+  const xdg = env.XDG_CACHE_HOME;
+  const cache = xdg !== undefined && xdg !== '' && isAbsolute(xdg) ? xdg : join(homedir(), '.cache');
+  const hash = createHash('sha256').update(rootRealPath).digest('hex').slice(0, 16);
+  return join(cache, 'workspace-api', hash);
+}
+
+function isInside(path: string, folder: string): boolean {
+  const rel = relative(folder, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+/** A temp name beside `path`, unique per process and call. */
+function tempPath(path: string): string {
+  return `${path}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`;
+}
+
+/** Synchronous atomic write, for the build workers (which write their shards themselves). */
+export function writeFileAtomicSync(path: string, bytes: Uint8Array): void {
+  const temp = tempPath(path);
+  try {
+    writeFileSync(temp, bytes);
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+}
+
+async function writeFileAtomic(path: string, bytes: Uint8Array): Promise<void> {
+  const temp = tempPath(path);
+  try {
+    await writeFile(temp, bytes);
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}
+
+/**
+ * A shard file read with synchronous pread: a posting list is a few KiB from the page cache, and a blocking read
+ * of that size costs microseconds where a threadpool round trip costs tens of them per list.
+ */
+function shardFileSource(path: string): ByteSource {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  const size = fstatSync(fd).size;
+  let open = true;
+  return {
+    size,
+    async read(offset, length) {
+      if (!open) throw new Error('shard closed');
+      const out = new Uint8Array(Math.max(0, Math.min(length, size - offset)));
+      let done = 0;
+      while (done < out.length) {
+        const n = readSync(fd, out, done, out.length - done, offset + done);
+        if (n === 0) break;
+        done += n;
+      }
+      return done === out.length ? out : out.subarray(0, done);
+    },
+    async close() {
+      if (!open) return;
+      open = false;
+      closeSync(fd);
+    },
+  };
+}
+
+export class DiskIndexStore implements IndexStore {
+  readonly dir: string;
+
+  /** `root`: the workspace's real path; the folder must not be inside it (the engine's state never shows). */
+  constructor(options: { root: string; dir?: string; env?: NodeJS.ProcessEnv }) {
+    this.dir = resolve(options.dir ?? defaultIndexDir(options.root, options.env));
+    if (isInside(this.dir, options.root)) {
+      throw new Error(`the index folder ${this.dir} is inside the workspace ${options.root}; choose one outside it`);
+    }
+  }
+
+  /** Where the shard `name` lives (the build workers write there directly). */
+  shardPath(name: string): string {
+    if (!/^[\w.-]+$/.test(name)) throw new Error(`bad shard name ${JSON.stringify(name)}`);
+    return join(this.dir, SHARDS, name + SHARD_SUFFIX);
+  }
+
+  /** Makes the folders; the build pool calls it before its workers write. */
+  async prepare(): Promise<void> {
+    await mkdir(join(this.dir, SHARDS), { recursive: true });
+  }
+
+  async readManifest(): Promise<Uint8Array | undefined> {
+    try {
+      return await readFile(join(this.dir, MANIFEST));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+  }
+
+  async writeManifest(bytes: Uint8Array): Promise<void> {
+    await this.prepare();
+    await writeFileAtomic(join(this.dir, MANIFEST), bytes);
+  }
+
+  async writeShard(name: string, bytes: Uint8Array): Promise<void> {
+    await this.prepare();
+    await writeFileAtomic(this.shardPath(name), bytes);
+  }
+
+  async openShard(name: string): Promise<ByteSource> {
+    return shardFileSource(this.shardPath(name));
+  }
+
+  async removeShard(name: string): Promise<void> {
+    await rm(this.shardPath(name), { force: true });
+  }
+
+  async shardNames(): Promise<string[]> {
+    try {
+      const names = await readdir(join(this.dir, SHARDS));
+      return names.filter((name) => name.endsWith(SHARD_SUFFIX)).map((name) => name.slice(0, -SHARD_SUFFIX.length));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+  }
+
+  async clear(): Promise<void> {
+    await rm(join(this.dir, MANIFEST), { force: true });
+    await rm(join(this.dir, SHARDS), { recursive: true, force: true });
+    await this.prepare();
+  }
+}

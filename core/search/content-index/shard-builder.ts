@@ -1,0 +1,137 @@
+/**
+ * Builds one shard from files added in id order. Each file's distinct trigrams are appended to one flat array;
+ * `finish` turns them into posting lists with a counting sort over the whole trigram space (a dense 2^24 counter,
+ * allocated once per builder and cleared through the list of trigrams seen), so a shard of millions of postings
+ * costs a few linear passes and no per-trigram objects.
+ */
+import { TRIGRAM_SPACE } from './trigrams.ts';
+import { shardByteLength, writeShardHead } from './shard-format.ts';
+
+/**
+ * Scratch sizes of a builder that makes many shards (a build worker). Buffers over 32 MiB are mmapped by glibc
+ * and handed back to the OS when freed; medium ones freed over and over stay in the thread's malloc arena after
+ * the thread ends (measured: ~120 MiB of RSS kept after a kernel build). So a bulk builder takes its large
+ * buffers once, above that size (untouched pages cost nothing), and reuses them for every shard.
+ */
+const BULK_PAIRS = 1 << 24;
+
+export class ShardBuilder {
+  private counts: Uint32Array | undefined;
+  private pairs: Uint32Array;
+  private ids: Uint32Array | undefined;
+  private pairCount = 0;
+  /** Per added file: its local id and where its trigrams start in `pairs`. */
+  private fileIds: number[] = [];
+  private fileStarts: number[] = [];
+
+  /** `bulk`: keep large scratch buffers across shards (see BULK_PAIRS); off for the occasional delta flush. */
+  constructor(private readonly bulk = false) {
+    this.pairs = new Uint32Array(bulk ? BULK_PAIRS : 1 << 16);
+  }
+
+  /** Postings added since the last `finish`: a shard's memory while building is about 8 bytes each. */
+  get postings(): number {
+    return this.pairCount;
+  }
+
+  /** Adds a file's distinct trigrams (`trigrams[0..count)`, any order); local ids must ascend. */
+  add(localId: number, trigrams: Uint32Array, count: number): void {
+    if (this.pairCount + count > this.pairs.length) {
+      let size = this.pairs.length * 2;
+      while (size < this.pairCount + count) size *= 2;
+      const bigger = new Uint32Array(size);
+      bigger.set(this.pairs.subarray(0, this.pairCount));
+      this.pairs = bigger;
+    }
+    this.pairs.set(trigrams.subarray(0, count), this.pairCount);
+    this.fileIds.push(localId);
+    this.fileStarts.push(this.pairCount);
+    this.pairCount += count;
+  }
+
+  /** The shard's bytes for ids `base .. base + span`; the builder is empty again afterwards. */
+  finish(base: number, span: number): Uint8Array {
+    const counts = (this.counts ??= new Uint32Array(TRIGRAM_SPACE));
+    const pairs = this.pairs;
+    const total = this.pairCount;
+    const distinct: number[] = [];
+    for (let i = 0; i < total; i++) {
+      const t = pairs[i]!;
+      if (counts[t] === 0) distinct.push(t);
+      counts[t] = counts[t]! + 1;
+    }
+    const trigrams = Uint32Array.from(distinct).sort();
+    const n = trigrams.length;
+    // counts[t] becomes where t's ids go in `ids`; `starts` keeps the list boundaries.
+    const starts = new Uint32Array(n + 1);
+    let at = 0;
+    for (let i = 0; i < n; i++) {
+      const t = trigrams[i]!;
+      starts[i] = at;
+      at += counts[t]!;
+      counts[t] = starts[i]!;
+    }
+    starts[n] = at;
+    if (this.ids === undefined || this.ids.length < total) this.ids = new Uint32Array(this.bulk ? pairs.length : total);
+    const ids = this.ids;
+    const files = this.fileIds.length;
+    for (let f = 0; f < files; f++) {
+      const id = this.fileIds[f]!;
+      const end = f + 1 < files ? this.fileStarts[f + 1]! : total;
+      for (let p = this.fileStarts[f]!; p < end; p++) ids[counts[pairs[p]!]!++] = id;
+    }
+    for (let i = 0; i < n; i++) counts[trigrams[i]!] = 0;
+
+    const out = encodeShard(base, span, trigrams, starts, ids);
+    this.pairCount = 0;
+    this.fileIds = [];
+    this.fileStarts = [];
+    if (!this.bulk) {
+      this.ids = undefined;
+      if (this.pairs.length > 1 << 20) this.pairs = new Uint32Array(1 << 16);
+    }
+    return out;
+  }
+
+  /** Frees the dense counter (64 MiB) once the builder's last shard is done. */
+  release(): void {
+    this.counts = undefined;
+    this.ids = undefined;
+    this.pairs = new Uint32Array(1 << 16);
+  }
+}
+
+/**
+ * A shard's bytes from its lists: trigram i (ascending) lists `ids[starts[i] .. starts[i + 1])`, ascending, local
+ * to `base`. Exact varint sizes are computed first, so the shard is written once into a buffer of its final size.
+ */
+export function encodeShard(base: number, span: number, trigrams: Uint32Array, starts: Uint32Array, ids: Uint32Array): Uint8Array {
+  const n = trigrams.length;
+  const offsets = new Uint32Array(n + 1);
+  let bytes = 0;
+  for (let i = 0; i < n; i++) {
+    offsets[i] = bytes;
+    let previous = -1;
+    for (let p = starts[i]!; p < starts[i + 1]!; p++) {
+      const gap = ids[p]! - previous - 1;
+      previous = ids[p]!;
+      bytes += gap < 0x80 ? 1 : gap < 0x4000 ? 2 : gap < 0x200000 ? 3 : gap < 0x10000000 ? 4 : 5;
+    }
+  }
+  offsets[n] = bytes;
+  const out = new Uint8Array(shardByteLength(n, bytes));
+  let w = writeShardHead(out, { base, span, trigrams, offsets, postingsBytes: bytes });
+  for (let i = 0; i < n; i++) {
+    let previous = -1;
+    for (let p = starts[i]!; p < starts[i + 1]!; p++) {
+      let gap = ids[p]! - previous - 1;
+      previous = ids[p]!;
+      while (gap >= 0x80) {
+        out[w++] = (gap & 0x7f) | 0x80;
+        gap >>>= 7;
+      }
+      out[w++] = gap;
+    }
+  }
+  return out;
+}

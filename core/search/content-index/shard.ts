@@ -1,0 +1,93 @@
+/** A loaded shard: its tables in memory, its postings read through a ByteSource on demand. */
+import type { ByteSource } from './byte-source.ts';
+import { decodePostings } from './postings.ts';
+import type { PostingsCache } from './postings-cache.ts';
+import { readShardTables, type ShardTables } from './shard-format.ts';
+
+export class Shard {
+  private constructor(
+    readonly name: string,
+    private readonly tables: ShardTables,
+    private readonly source: ByteSource,
+    private readonly cache: PostingsCache | undefined,
+  ) {}
+
+  /** `cache`: where decoded lists are kept for the next query (shared by the index's shards). */
+  static async open(name: string, source: ByteSource, cache?: PostingsCache): Promise<Shard> {
+    return new Shard(name, await readShardTables(source), source, cache);
+  }
+
+  get base(): number {
+    return this.tables.base;
+  }
+  get span(): number {
+    return this.tables.span;
+  }
+  get trigramCount(): number {
+    return this.tables.trigrams.length;
+  }
+  /** Bytes this shard keeps in memory (the tables). */
+  get residentBytes(): number {
+    return this.tables.trigrams.byteLength + this.tables.offsets.byteLength;
+  }
+  get storedBytes(): number {
+    return this.source.size;
+  }
+
+  /** Where `trigram` is in the table, or -1 (no file of the shard has it). */
+  find(trigram: number): number {
+    const trigrams = this.tables.trigrams;
+    let lo = 0;
+    let hi = trigrams.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const t = trigrams[mid]!;
+      if (t === trigram) return mid;
+      if (t < trigram) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  /** The size in bytes of the list at table slot `i` (from `find`): the planner's rarity estimate. */
+  listBytesAt(i: number): number {
+    return this.tables.offsets[i + 1]! - this.tables.offsets[i]!;
+  }
+
+  /** The ids (global, ascending) of the files holding `trigram`. */
+  postings(trigram: number): Promise<Uint32Array> {
+    const i = this.find(trigram);
+    return i < 0 ? Promise.resolve(new Uint32Array(0)) : this.postingsAt(i);
+  }
+
+  /** The ids of the list at table slot `i` (from `find`); shared with the cache: do not modify. */
+  async postingsAt(i: number): Promise<Uint32Array> {
+    const key = `${this.name}/${i}`;
+    const cached = this.cache?.get(key);
+    if (cached !== undefined) return cached;
+    const { offsets, postingsAt, base } = this.tables;
+    const start = offsets[i]!;
+    const bytes = await this.source.read(postingsAt + start, offsets[i + 1]! - start);
+    let ids = decodePostings(bytes, base);
+    if (this.cache !== undefined) {
+      // Decoded into a buffer sized for the worst case: keep only what the ids need.
+      if (ids.byteLength * 2 < ids.buffer.byteLength) ids = ids.slice();
+      this.cache.set(key, ids);
+    }
+    return ids;
+  }
+
+  /** Every (trigram, ids) of the shard, for merging shards; past the cache (a merge reads each list once). */
+  async *lists(): AsyncIterable<[number, Uint32Array]> {
+    const { trigrams, offsets, postingsAt, base } = this.tables;
+    for (let i = 0; i < trigrams.length; i++) {
+      const bytes = await this.source.read(postingsAt + offsets[i]!, offsets[i + 1]! - offsets[i]!);
+      yield [trigrams[i]!, decodePostings(bytes, base)];
+    }
+  }
+
+  close(): Promise<void> {
+    this.cache?.forget(`${this.name}/`);
+    return this.source.close();
+  }
+}
