@@ -14,6 +14,8 @@ import { watcherSource } from '../core/changes/watcher-source.ts';
 import { createMediaTickets } from '../core/media/media-tickets.ts';
 import { createTerminalManager } from '../core/terminals/create-terminal-manager.ts';
 import type { TerminalManager } from '../core/terminals/terminal-manager.ts';
+import { createSearchEngine, type SearchEngine } from '../core/search/search-engine.ts';
+import type { SearchAdapters } from '../core/search/engine/engine-types.ts';
 import type { AuthConfig } from './auth.ts';
 import { defaultLimits, type Limits, type WorkspaceContext } from './context.ts';
 import { isOriginAllowedToAct, preflight, withCorsHeaders, type OriginPolicy } from './cors.ts';
@@ -53,6 +55,11 @@ export interface WorkspaceAppOptions {
   worktrees?: WorktreeAdapter;
   /** The OS watcher (Node): changes made outside the API reach the change feed too. Stopped by `close`. */
   watcher?: WatcherAdapter;
+  /**
+   * The search engine's runtime parts (Node: worker threads, the disk cache, WASM parsers, embeddings) and
+   * `eager` to start its file list and index at once rather than at the first search.
+   */
+  search?: SearchAdapters & { eager?: boolean };
 }
 
 /** Per-request extras a runtime may pass: the Node server passes an upgrader for WebSocket requests. */
@@ -66,6 +73,8 @@ export interface WorkspaceApp {
   readonly changes: ChangeFeed;
   /** The terminal sessions (with a pty adapter): other engines start installs, servers and tests here. */
   readonly terminals: TerminalManager | undefined;
+  /** The search engine (core/search): for in-process consumers and benchmarks. */
+  readonly search: SearchEngine;
   /** Stops background work (watchers, change streams, terminals). The app answers nothing useful afterwards. */
   close(): Promise<void>;
 }
@@ -115,6 +124,19 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
     copyCaps: { maxEntries: limits.maxCopyEntries, maxBytes: limits.maxCopyBytes },
   });
 
+  const { eager: eagerSearch, ...searchAdapters } = options.search ?? {};
+  const search = createSearchEngine({
+    ...searchAdapters,
+    fs,
+    root: rootPath,
+    changes,
+    exclude: async () => {
+      await agents.view(undefined); // resolves `agents.dir` to its real path
+      return [agents.dir];
+    },
+  });
+  if (eagerSearch) search.start();
+
   /**
    * The context requests share, built once per root value (the root is known after the first request):
    * nothing in it is per-request but `upgrade`, which the few WebSocket requests get on a copy. Rebuilding it
@@ -139,6 +161,7 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
       agents,
       view: (agent) => agents.view(agent),
       mediaTickets,
+      search,
     };
     return sharedContext;
   }
@@ -154,6 +177,9 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
         return [agents.dir];
       },
       onError: (error) => console.error(`workspace-api: the file watcher may have missed changes: ${error.message}`),
+      // Gitignored files are reported too: search's `includeIgnored` and the file list follow them, and the API's
+      // own writes to them are reported anyway. Installed packages stay unwatched (the default ignored names).
+      gitignore: false,
     });
     changes.attachSource(source).catch((error: unknown) => {
       console.error(`workspace-api: changes made outside the API will not be reported: ${(error as Error).message}`);
@@ -163,8 +189,9 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
   return {
     changes,
     terminals,
+    search,
     async close() {
-      await Promise.all([changes.close(), terminals?.closeAll(), options.processes?.killAll()]);
+      await Promise.all([search.close(), changes.close(), terminals?.closeAll(), options.processes?.killAll()]);
     },
     async fetch(request, env = {}) {
       if (request.method === 'OPTIONS') return preflight(request, policy);

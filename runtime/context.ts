@@ -1,3 +1,4 @@
+import type { SearchEngine } from '../core/search/search-engine.ts';
 import type { FileSystem } from '../adapters/fs/file-system.ts';
 import type { ZipAdapter } from '../adapters/archive/zip-adapter.ts';
 import type { ProcessAdapter } from '../adapters/process/process-adapter.ts';
@@ -120,6 +121,8 @@ export interface WorkspaceContext {
   view(agent: string | undefined): Promise<WorkspaceView>;
   /** Mints and checks Intentic's media tickets (core/media), one key per app instance. */
   readonly mediaTickets: MediaTickets;
+  /** The search engine (core/search): `/workspace/search`, `/api/files/search`, `search_in_files`. */
+  readonly search: SearchEngine | undefined;
 }
 
 export type Handler = (request: Request, ctx: WorkspaceContext) => Response | Promise<Response>;

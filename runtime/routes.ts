@@ -23,6 +23,7 @@ import { workspaceMedia } from '../handlers/workspace/media.ts';
 import { workspaceMove } from '../handlers/workspace/move.ts';
 import { workspaceRaw } from '../handlers/workspace/raw.ts';
 import { workspaceResolve } from '../handlers/workspace/resolve.ts';
+import { workspaceSearch } from '../handlers/workspace/search.ts';
 import { workspaceTree } from '../handlers/workspace/tree.ts';
 import { workspaceUpload } from '../handlers/workspace/upload.ts';
 import { workspaceUnknownCall } from '../handlers/workspace/unknown-call.ts';
@@ -68,6 +69,7 @@ export function createRouter({ base, auth }: { base: string; auth: AuthConfig })
     .get('/workspace/children', intentic(workspaceChildren))
     .get('/workspace/file', intentic(workspaceFile))
     .get('/workspace/resolve', intentic(workspaceResolve))
+    .get('/workspace/search', intentic(workspaceSearch))
     .post('/workspace/dir', intentic(workspaceMakeDir))
     .delete('/workspace/entry', intentic(workspaceDeleteEntry))
     .post('/workspace/move', intentic(workspaceMove))

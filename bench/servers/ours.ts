@@ -5,7 +5,10 @@
  *   BENCH_ROOT   workspace root          BENCH_TOKEN  auth token
  *   BENCH_MAX_SEARCH_ENTRIES  optional override of limits.maxSearchEntries ("Infinity" allowed)
  *   BENCH_LIMITS  optional JSON object of further limits (experiments: '{"terminalRingBytes":8388608}')
+ *   BENCH_SEARCH  optional JSON of the search engine's Node options (runtime/node/search-adapters.ts), e.g.
+ *                 '{"persist":true,"indexDir":"/tmp/x","eager":true}' or '{"noIndex":true}'
  */
+import type { NodeSearchOptions } from '../../runtime/node/search-adapters.ts';
 import { startNodeServer } from '../../runtime/node/server.ts';
 
 const root = process.env.BENCH_ROOT;
@@ -23,6 +26,7 @@ const server = await startNodeServer({
   host: '127.0.0.1',
   port: 0,
   ...(Object.keys(limits).length > 0 ? { limits } : {}),
+  ...(process.env.BENCH_SEARCH ? { searchOptions: JSON.parse(process.env.BENCH_SEARCH) as NodeSearchOptions } : {}),
 });
 // The OS watcher crawls the root at start-up (seconds on the kernel tree): measure the steady state after it.
 // A subscription's first frame, `ready`, waits for exactly that.

@@ -57,6 +57,11 @@ export interface SearchInFilesOptions extends PatternOptions {
   maxMatches?: number;
   maxFileBytes?: number;
   timeBudgetMs?: number;
+  /**
+   * Whether a file (absolute path) may hold a match: false skips reading it. The search engine's content index
+   * answers this (core/search: `mayHoldMatch`); the walk, its order and the caps stay this module's.
+   */
+  mayHoldMatch?: (absolutePath: string) => boolean;
 }
 
 /**
@@ -76,7 +81,8 @@ export async function searchInFiles(fs: FileSystem, root: string, options: Searc
   const walk = walkListing(place, root, { maxDepth: Infinity, maxEntries: Infinity, skip: options.skip });
   for await (const folder of walk) {
     scan.checkDeadline();
-    await scan.files(folder.entries.filter(isReadableFile).map((entry) => entry.path));
+    const paths = folder.entries.filter(isReadableFile).map((entry) => entry.path);
+    await scan.files(options.mayHoldMatch === undefined ? paths : paths.filter(options.mayHoldMatch));
     if (scan.full) break; // ends the walk: nothing more is read
   }
   return scan.matches;

@@ -27,10 +27,12 @@ const searchQuery = z.object({
 
 /**
  * `GET /api/files/search?q=&limit=` — files under the workspace root whose root-relative path contains `q`
- * (case-insensitive), ranked as seed 000 says. The walk and the ranking live in ./file-search.ts.
+ * (case-insensitive), ranked as seed 000 says. The walk and the ranking live in ./file-search.ts; the walk is over
+ * the search engine's live file list once it is ready (the Node daemon starts it at start-up), else the disk.
  */
 export async function searchFiles(request: Request, ctx: WorkspaceContext): Promise<Response> {
   const query = parseQuery(request, searchQuery);
+  const list = ctx.search?.readyFileList();
   let hits;
   try {
     hits = await findFiles(ctx.fs, ctx.root, {
@@ -41,6 +43,8 @@ export async function searchFiles(request: Request, ctx: WorkspaceContext): Prom
       confineTo: ctx.unrestricted ? undefined : ctx.root,
       // The agents' copies are "never listed or searched" (issue 5).
       exclude: await realContentPath(ctx.fs, ctx.agents.dir),
+      // Once the search engine's live file list is ready, the walk runs over it in memory (same order, budget).
+      ...(list === undefined ? {} : { list }),
     });
   } catch (error) {
     // Only the root's own failures get here; everything below it is skipped by the walk.

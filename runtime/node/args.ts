@@ -34,6 +34,13 @@ Options:
                         output each terminal keeps for replay (default: 1048576, i.e. 1 MiB; 4096 to 67108864)
   --terminal-reap SECONDS
                         forget an exited terminal nobody is attached to after this long (default: 1800)
+  --index-dir DIR       where the search index is cached between runs (default: $XDG_CACHE_HOME/workspace-api/,
+                        else ~/.cache/workspace-api/, one folder per workspace); must be outside the root
+  --no-index            build no search index: every search scans the files (slower on big trees, no cache)
+  --embeddings-url URL  an OpenAI-compatible embeddings server (Ollama, llama.cpp: e.g. http://127.0.0.1:11434)
+                        that re-ranks prose searches; its key, if any, from $WORKSPACE_EMBEDDINGS_KEY
+  --embeddings-model NAME
+                        the model to ask it for (default: nomic-embed-text)
   -h, --help            show this help
 `;
 
@@ -66,6 +73,11 @@ export interface CliConfig {
   maxTerminals: number;
   terminalRingBytes: number;
   terminalReapMs: number;
+  /** The search index's cache folder (`--index-dir`, absolute; undefined: the default) and `--no-index`. */
+  indexDir?: string;
+  noIndex: boolean;
+  /** `--embeddings-url` and `--embeddings-model` ($WORKSPACE_EMBEDDINGS_KEY as the key). */
+  embeddings?: { url: string; model: string; apiKey?: string };
 }
 
 export type CliCommand = { help: true } | { help: false; config: CliConfig };
@@ -118,6 +130,9 @@ const originSchema = z.string().transform((value, ctx) => {
   return z.NEVER;
 });
 
+/** What Ollama's docs use for retrieval; any model the server has can be named instead. */
+const DEFAULT_EMBEDDINGS_MODEL = 'nomic-embed-text';
+
 const flagsSchema = z.object({
   cwd: z.string().min(1, 'must not be empty').optional(),
   host: z.string().min(1, 'must not be empty').default('127.0.0.1'),
@@ -136,6 +151,12 @@ const flagsSchema = z.object({
     .pipe(z.number().min(MIN_TERMINAL_BUFFER, `must be at least ${MIN_TERMINAL_BUFFER} bytes`))
     .default(defaultLimits.terminalRingBytes),
   'terminal-reap': wholeNumberFlag('seconds', MAX_TERMINAL_REAP_SECONDS, '7 days').default(defaultLimits.terminalReapMs / 1000),
+  'index-dir': z.string().min(1, 'must not be empty').optional(),
+  'no-index': z.boolean().default(false),
+  'embeddings-url': z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL such as http://127.0.0.1:11434' })
+    .optional(),
+  'embeddings-model': z.string().min(1, 'must not be empty').default(DEFAULT_EMBEDDINGS_MODEL),
   help: z.boolean().default(false),
 });
 
@@ -170,6 +191,10 @@ export async function parseCliArgs(
         'max-terminals': { type: 'string' },
         'terminal-buffer': { type: 'string' },
         'terminal-reap': { type: 'string' },
+        'index-dir': { type: 'string' },
+        'no-index': { type: 'boolean' },
+        'embeddings-url': { type: 'string' },
+        'embeddings-model': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -210,6 +235,12 @@ export async function parseCliArgs(
 
   const root = await workspaceRoot(resolve(cwd, flags.cwd ?? '.'));
   const agentsDir = flags['agents-dir'] === undefined ? undefined : await agentsFolder(resolve(cwd, flags['agents-dir']), root);
+  const indexDir = flags['index-dir'] === undefined ? undefined : resolve(cwd, flags['index-dir']);
+  if (indexDir !== undefined && (indexDir === root || indexDir.startsWith(root === sep ? root : root + sep))) {
+    throw new UsageError(`--index-dir ${indexDir}: inside the workspace root; the index must live outside it`);
+  }
+  if (flags['no-index'] && indexDir !== undefined) throw new UsageError('--index-dir and --no-index contradict each other');
+  const embeddingsKey = env.WORKSPACE_EMBEDDINGS_KEY || undefined;
   return {
     help: false,
     config: {
@@ -228,6 +259,17 @@ export async function parseCliArgs(
       terminalRingBytes: flags['terminal-buffer'],
       terminalReapMs: flags['terminal-reap'] * 1000,
       ...(agentsDir === undefined ? {} : { agentsDir }),
+      ...(indexDir === undefined ? {} : { indexDir }),
+      noIndex: flags['no-index'],
+      ...(flags['embeddings-url'] === undefined
+        ? {}
+        : {
+            embeddings: {
+              url: flags['embeddings-url'],
+              model: flags['embeddings-model'],
+              ...(embeddingsKey === undefined ? {} : { apiKey: embeddingsKey }),
+            },
+          }),
     },
   };
 }

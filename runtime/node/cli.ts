@@ -4,6 +4,8 @@ import { startNodeServer, type NodeServer } from './server.ts';
 
 /** Shutdown should take about a second (terminal grace period); past this something is stuck. */
 const SHUTDOWN_DEADLINE_MS = 10_000;
+/** A local embeddings server answers a few dozen chunks in well under this; past it prose search goes on without. */
+const EMBEDDINGS_TIMEOUT_MS = 5_000;
 
 async function main(argv: string[]): Promise<void> {
   let command: CliCommand;
@@ -40,6 +42,14 @@ async function main(argv: string[]): Promise<void> {
         terminalReapMs: config.terminalReapMs,
       },
       home: homedir(),
+      searchOptions: {
+        persist: true,
+        eager: true,
+        noIndex: config.noIndex,
+        ...(config.indexDir === undefined ? {} : { indexDir: config.indexDir }),
+        ...(config.embeddings === undefined ? {} : { embeddings: { ...config.embeddings, timeoutMs: EMBEDDINGS_TIMEOUT_MS } }),
+        log: (line) => process.stderr.write(line + '\n'),
+      },
     });
   } catch (error) {
     process.stderr.write(`workspace-api: cannot listen on ${config.host}:${config.port}: ${(error as Error).message}\n`);

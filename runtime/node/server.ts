@@ -13,8 +13,10 @@ import { NodePtyAdapter } from '../../adapters/pty/node-pty-adapter.ts';
 import { ParcelWatcherAdapter } from '../../adapters/watcher/parcel-watcher-adapter.ts';
 import type { ChangeFeed } from '../../core/changes/change-feed.ts';
 import type { TerminalManager } from '../../core/terminals/terminal-manager.ts';
+import type { SearchEngine } from '../../core/search/search-engine.ts';
 import { createWorkspaceApp, type WorkspaceApp, type WorkspaceAppOptions } from '../app.ts';
 import { isAllowedHost } from '../hosts.ts';
+import { nodeSearchAdapters, type NodeSearchOptions } from './search-adapters.ts';
 import { jsonResponse } from '../errors/render.ts';
 import { setResponseImplementation } from '../http/response.ts';
 import type { ServerSocket, SocketOpenHandler, Upgrader } from '../websocket.ts';
@@ -33,6 +35,8 @@ export interface NodeServerOptions extends Omit<WorkspaceAppOptions, 'fs' | 'pty
    * `watcher` if given, else @parcel/watcher when storage is the local disk.
    */
   watch?: boolean;
+  /** The search engine's Node parts (runtime/node/search-adapters.ts); ignored when `search` is given. */
+  searchOptions?: NodeSearchOptions;
 }
 
 export interface NodeServer {
@@ -44,6 +48,8 @@ export interface NodeServer {
   readonly changes: ChangeFeed;
   /** The terminal sessions, for code in the same process (core/terminals). */
   readonly terminals: TerminalManager | undefined;
+  /** The search engine (core/search), for code in the same process and benchmarks. */
+  readonly search: SearchEngine;
   /** Closes WebSockets (1001), kills every terminal, stops listening and ends open connections. */
   close(): Promise<void>;
 }
@@ -74,8 +80,11 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
   const ptys = new NodePtyAdapter();
   const watcher = watch ? (appOptions.watcher ?? (fs instanceof NodeFileSystem ? new ParcelWatcherAdapter() : undefined)) : undefined;
   const processes = new NodeProcessAdapter();
+  const { searchOptions, ...rest } = appOptions;
+  const nodeSearch = appOptions.search === undefined && fs instanceof NodeFileSystem ? nodeSearchAdapters(options.root, searchOptions ?? {}) : undefined;
   const workspace = createWorkspaceApp({
-    ...appOptions,
+    ...rest,
+    ...(nodeSearch === undefined ? {} : { search: nodeSearch.adapters }),
     fs,
     pty: ptys,
     processes,
@@ -88,7 +97,11 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
   const app: WorkspaceApp = {
     changes: workspace.changes,
     terminals: workspace.terminals,
-    close: () => workspace.close(),
+    search: workspace.search,
+    close: async () => {
+      await workspace.close();
+      await nodeSearch?.close();
+    },
     fetch: (request, env) =>
       checkHost && !isAllowedHost(request, host)
         ? Promise.resolve(jsonResponse({ error: 'host not allowed' }, 403))
@@ -190,6 +203,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
   } catch (error) {
     clearInterval(heartbeat);
     await workspace.close(); // the watcher, if it started, must not outlive a server that never listened
+    await nodeSearch?.close();
     throw error;
   }
   const boundPort = (server.address() as AddressInfo).port;
@@ -201,6 +215,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     for (const socket of pendingUpgrades) socket.destroy();
     server.closeIdleConnections();
     await Promise.all([ptys.killAll(), processes.killAll(), allClosed(webSockets, SHUTDOWN_GRACE_MS), workspace.close()]);
+    await nodeSearch?.close(); // after the engine: no scan is left to run on the workers
     for (const ws of webSockets) ws.terminate();
     const cutOff = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
     await stopped;
@@ -214,6 +229,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     port: boundPort,
     changes: workspace.changes,
     terminals: workspace.terminals,
+    search: workspace.search,
     close: () => (closing ??= shutdown()),
   };
 }

@@ -41,6 +41,37 @@ export const treeEntry: z.ZodType<TreeEntry> = z.lazy(() =>
 );
 
 const ok = z.strictObject({ ok: z.literal(true) });
+
+const tagKind = z.enum(['def', 'path', 'fuzzy', 'rerank', 'sem', 'bm25', 'import', 'call', 'type', 'write', 'text', 'heuristic']);
+const searchHit = z.strictObject({
+  line: z.number().int().min(1),
+  text: z.string(),
+  spans: z.array(z.strictObject({ start: z.number().int().min(0), end: z.number().int() })),
+  tags: z.array(z.strictObject({ kind: tagKind, score: z.number().min(0).max(1).optional() })).min(1),
+  context: z.string().optional(),
+});
+/** 001-search.md "Answer": optional keys are omitted, never null. */
+export const searchAnswer = z.strictObject({
+  mode: z.enum(['q', 'find', 'files', 'def', 'refs', 'sym', 'ast']),
+  total: z.number().int().min(0),
+  files: z.number().int().min(0),
+  shown: z.number().int().min(0),
+  groups: z.array(z.strictObject({ path: z.string(), score: z.number(), hits: z.array(searchHit), capped: z.literal(true).optional() })),
+  freshness: z.strictObject({
+    state: z.enum(['fresh', 'building', 'stale']),
+    ageMs: z.number().min(0).optional(),
+    progress: z.number().min(0).max(1).optional(),
+    behind: z.number().int().min(0).optional(),
+  }),
+  truncated: z.boolean(),
+  partial: z.literal(true).optional(),
+  cursor: z.string().optional(),
+  hint: z.string().optional(),
+  note: z.string().optional(),
+  related: z.array(z.string()).optional(),
+  candidates: z.array(z.string()).optional(),
+  features: z.array(z.string()).optional(),
+});
 const fromTo = z.object({ from: z.string(), to: z.string() });
 
 export const intenticContract = {
@@ -82,6 +113,23 @@ export const intenticContract = {
     delete: oc.route({ method: 'DELETE', path: '/workspace/entry' }).input(z.object({ agent, path: z.string() })).output(ok),
     move: oc.route({ method: 'POST', path: '/workspace/move' }).input(fromTo.extend({ agent })).output(ok),
     copy: oc.route({ method: 'POST', path: '/workspace/copy' }).input(fromTo.extend({ agent })).output(ok),
+    // ../shared/seeds/001-search.md: every input is a string on the wire (the contract's own types), as Intentic sends.
+    search: oc
+      .route({ method: 'GET', path: '/workspace/search' })
+      .input(
+        z.object({
+          query: z.string(),
+          mode: z.string().optional(),
+          includeIgnored: z.string().optional(),
+          literal: z.string().optional(),
+          word: z.string().optional(),
+          caseSensitive: z.string().optional(),
+          include: z.string().optional(),
+          limit: z.union([z.number(), z.string()]).optional(),
+          after: z.string().optional(),
+        }),
+      )
+      .output(searchAnswer),
     // Ours (seeds/README.md §001): agent copies, same wire and error bodies.
     createAgent: oc.route({ method: 'POST', path: '/workspace/agents' }).input(z.object({ agent: z.string() })).output(ok),
     deleteAgent: oc

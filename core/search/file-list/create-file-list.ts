@@ -417,6 +417,16 @@ export function createFileList(options: FileListOptions): FileList {
 
   return {
     ready,
+    async settled() {
+      await ready;
+      for (;;) {
+        // A macrotask lets the feed loop above pull every frame already queued for it (deliveries are
+        // microtasks), which schedules their batch.
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        if (processing !== undefined) await processing;
+        else if (closed || (pending.size === 0 && !resyncPending)) return;
+      }
+    },
     get isReady() {
       return walked && state.root.entries !== null;
     },

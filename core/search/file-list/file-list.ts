@@ -59,6 +59,11 @@ export interface FileList {
   walkBreadthFirst(visit: FolderVisitor, options: BreadthFirstOptions): WalkSummary;
   /** For `includeIgnored`: the files inside the folders the list keeps as names only, walked now, bounded. */
   storeFiles(): AsyncIterable<ListedFile>;
+  /**
+   * Resolves once the list has applied every change the feed had delivered when it was called (and the first
+   * walk): after an API write returns, `settled()` means the list shows it.
+   */
+  settled(): Promise<void>;
   /** Stops following the change feed. */
   close(): void;
 }

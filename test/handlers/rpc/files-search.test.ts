@@ -133,6 +133,27 @@ describe.each(BACKENDS)('/ws search_in_files (%s)', (backend) => {
     });
   }
 
+  it('answers the same from the search engine\'s content index once it is ready, and sees files written after it', async () => {
+    await setup({ 'src/deep/more.ts': 'let x = hello_there;' });
+    const queries = [
+      { path: f.root, query: 'hello' },
+      { path: f.root, query: 'HELLO', caseSensitive: true },
+      { path: f.root, query: 'hel+o', regex: true },
+      { path: f.root, query: 'hello', wholeWord: true },
+      { path: 'src', query: 'there' },
+    ];
+    const before = [];
+    for (const args of queries) before.push(await f.reply('search_in_files', args));
+    f.server.search.start();
+    await f.server.search.settled();
+    for (const [i, args] of queries.entries()) expect(await f.reply('search_in_files', args), JSON.stringify(args)).toEqual(before[i]);
+    // A file the index has not read yet (written after it was built) is read, not ruled out.
+    await f.reply('write_file', { path: 'src/new.ts', content: 'say hello_there again' });
+    expect(await f.reply('search_in_files', { path: 'src', query: 'there' })).toEqual(
+      ok([match('src/new.ts', 1, 'say hello_there again', 10, 15), match('src/deep/more.ts', 1, 'let x = hello_there;', 14, 19)]),
+    );
+  });
+
   it('fails for a missing path and checks its arguments', async () => {
     await setup();
     expect(await f.reply('search_in_files', { path: 'missing', query: 'x' })).toEqual(failed('Path does not exist'));

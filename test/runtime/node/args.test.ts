@@ -49,12 +49,24 @@ describe('parseCliArgs', () => {
       '--allow-origin', 'https://ide.example/', '--allow-origin', '*', '--media-ticket-ttl', '90',
       '--command-timeout', '30', '--command-output-cap', '65536',
       '--max-terminals', '8', '--terminal-buffer', '65536', '--terminal-reap', '60',
-    ]);
+      '--index-dir', '/var/cache/wsapi-index', '--embeddings-url', 'http://127.0.0.1:11434', '--embeddings-model', 'bge-m3',
+    ], { WORKSPACE_EMBEDDINGS_KEY: 'sk-local' });
     expect(parsed).toEqual({
       root: dir, host: 'localhost', port: 0, auth: { token: 'tok' }, tokenSource: 'flag', unrestricted: true, watch: false,
       allowedOrigins: ['https://ide.example', '*'], mediaTicketTtlMs: 90_000, commandTimeoutMs: 30_000, commandOutputCap: 65536,
       maxTerminals: 8, terminalRingBytes: 65536, terminalReapMs: 60_000,
+      indexDir: '/var/cache/wsapi-index', noIndex: false,
+      embeddings: { url: 'http://127.0.0.1:11434', model: 'bge-m3', apiKey: 'sk-local' },
     });
+  });
+
+  it('search flags: --no-index, the default embeddings model, and an index folder that must be outside the root', async () => {
+    expect(await config(['--no-index'])).toMatchObject({ noIndex: true });
+    expect((await config([])).indexDir).toBeUndefined();
+    expect((await config(['--embeddings-url', 'https://embed.example/v1'])).embeddings).toEqual({ url: 'https://embed.example/v1', model: 'nomic-embed-text' });
+    await expect(config(['--cwd', dir, '--index-dir', join(dir, 'cache')])).rejects.toThrow(/inside the workspace root/);
+    await expect(config(['--no-index', '--index-dir', '/tmp/x'])).rejects.toThrow('--index-dir and --no-index contradict each other');
+    await expect(config(['--embeddings-url', 'ftp://x'])).rejects.toThrow(/--embeddings-url: must be an http\(s\) URL/);
   });
 
   it('resolves --cwd against the current folder and to its real path', async () => {

@@ -7,8 +7,8 @@ import { listingScope, topFolderError } from './listing-scope.ts';
 /**
  * `search_in_files {path, query, caseSensitive?, wholeWord?, regex?}` → SearchMatch[] (`file` absolute,
  * 1-based `lineNumber`, `matchStart`/`matchEnd` in UTF-16 code units within `lineText`). The engine is
- * core/content-search (its rules: skip list, 1 000 000-byte and NUL skips, 500 matches, time budget); issue 7
- * swaps in its own behind the same call. A blank query is `[]`; a pattern that does not compile is
+ * core/content-search (its rules: skip list, walk order, 1 000 000-byte and NUL skips, 500 matches, time budget),
+ * on the search engine's content index once it is ready: files the index rules out are not read. A blank query is `[]`; a pattern that does not compile is
  * `Invalid search: …`. `path` may name a single file.
  */
 export const searchInFiles = defineCommand({
@@ -21,8 +21,13 @@ export const searchInFiles = defineCommand({
   },
   async run({ path, query, caseSensitive = false, wholeWord = false, regex = false }, { ctx }) {
     const { place, top } = await listingScope(ctx, path);
+    const mayHoldMatch =
+      query.trim() !== ''
+        ? await ctx.search?.mayHoldMatch({ pattern: query, literal: !regex, caseSensitive, word: wholeWord })
+        : undefined;
     try {
       return await searchEngine(place.fs, top, {
+        ...(mayHoldMatch === undefined ? {} : { mayHoldMatch }),
         query,
         caseSensitive,
         wholeWord,

@@ -1,0 +1,137 @@
+/**
+ * The search engine: starts its parts once, answers one page of a query at a time (core/search/search-engine.ts
+ * says what the parts are). A query's whole ranked set is computed once and kept while the workspace is
+ * unchanged (the file list's generation), so its pages never overlap and agree on `total`, `files` and
+ * `partial`; the cursor carries only where a page stopped, signed for the query.
+ */
+import { WorkspaceError } from '../../../runtime/errors/workspace-error.ts';
+import type { Freshness, SearchAnswer } from '../answer.ts';
+import { includeFilter } from '../paths/include-globs.ts';
+import { answerPage } from '../query/answer-page.ts';
+import { createCursorCodec } from '../query/cursor.ts';
+import { takePage } from '../query/page.ts';
+import type { ResultSet } from '../query/result-set.ts';
+import { queryIdentity, type SearchRequest } from '../query/search-request.ts';
+import { createEmbeddingsStage } from '../prose/embeddings.ts';
+import { compileFind } from '../text/find-query.ts';
+import { createFsScanner } from '../text/scanner.ts';
+import { textTargets } from './text-search.ts';
+import { decorateContext } from './decorate-context.ts';
+import type { EngineParts } from './engine-parts.ts';
+import { startEngineParts } from './engine-parts.ts';
+import type { SearchEngine, SearchEngineOptions } from './engine-types.ts';
+import { runMode } from './run-mode.ts';
+
+/** Whole result sets kept for paging (a few queries paged at once by a few clients). */
+const CACHED_SETS = 16;
+const DEFAULT_SCAN_BUDGET_MS = 10_000;
+
+export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
+  const now = options.now ?? Date.now;
+  const cursors = createCursorCodec();
+  const scanner = options.scanner ?? createFsScanner(options.fs);
+  const scanBudgetMs = options.scanBudgetMs ?? DEFAULT_SCAN_BUDGET_MS;
+  const embeddings = options.embeddings === undefined ? undefined : createEmbeddingsStage(options.embeddings);
+  const sets = new Map<string, { generation: number; set: Promise<ResultSet> }>();
+  let parts: Promise<EngineParts> | undefined;
+  let started: EngineParts | undefined;
+  let closed = false;
+
+  function start(): Promise<EngineParts> {
+    if (closed) return Promise.reject(new WorkspaceError('not-implemented', 'search has been shut down'));
+    parts ??= startEngineParts(options).then((value) => {
+      started = value;
+      if (closed) void value.close();
+      return value;
+    });
+    return parts;
+  }
+
+  function resultSet(engine: EngineParts, request: SearchRequest, identity: string): Promise<ResultSet> {
+    const generation = engine.fileList.generation;
+    const cached = sets.get(identity);
+    if (cached !== undefined && cached.generation === generation) {
+      sets.delete(identity); // re-inserted: most recently used last
+      sets.set(identity, cached);
+      return cached.set;
+    }
+    const set = runMode(request, {
+      engine,
+      scanner,
+      filter: includeFilter(request.include),
+      deadlineMs: now() + scanBudgetMs,
+      embeddings,
+      parsers: options.parsers,
+    });
+    sets.set(identity, { generation, set });
+    set.catch(() => sets.delete(identity));
+    while (sets.size > CACHED_SETS) sets.delete(sets.keys().next().value!);
+    return set;
+  }
+
+  function freshness(engine: EngineParts): Freshness {
+    const index = engine.index;
+    if (index === undefined) return { state: 'fresh' };
+    const status = index.status();
+    if (status.state === 'building') return { state: 'building', progress: Math.floor(status.progress * 100) / 100 };
+    const ageMs = status.lastCaughtUpAt === undefined ? undefined : Math.max(0, now() - status.lastCaughtUpAt);
+    if (status.pending > 0) return { state: 'stale', behind: status.pending, ...(ageMs === undefined ? {} : { ageMs }) };
+    return { state: 'fresh', ageMs: 0 };
+  }
+
+  return {
+    start() {
+      start().catch(() => {}); // a failure is the next search's to report
+    },
+    readyFileList: () => (started?.fileList.isReady ? started.fileList : undefined),
+    async search(request): Promise<SearchAnswer> {
+      const identity = queryIdentity(request);
+      let offset = 0;
+      if (request.after !== undefined) {
+        const opened = cursors.open(request.after, identity);
+        if (opened === undefined) {
+          throw new WorkspaceError('bad-request', 'invalid after: not a cursor this server issued for this query');
+        }
+        offset = opened;
+      }
+      const engine = await start();
+      await engine.fileList.ready;
+      if (!engine.fileList.isReady) throw new WorkspaceError('not-found', 'the workspace root cannot be read');
+      const set = await resultSet(engine, request, identity);
+      const page = takePage(set.groups, Math.min(offset, set.groups.length), request.limit);
+      await decorateContext(set.mode, page.groups, engine.symbols, engine.fileList);
+      const cursor = page.next < set.groups.length ? cursors.issue(identity, page.next) : undefined;
+      return answerPage(set, page, cursor, freshness(engine));
+    },
+    async mayHoldMatch(query) {
+      const engine = started;
+      if (engine?.index === undefined || engine.index.status().state !== 'ready') return undefined;
+      const compiled = compileFind(query);
+      if (compiled.ranAsLiteral) return undefined; // the caller reports the pattern that does not compile
+      const universe = engine.fileList.files({ includeIgnored: false });
+      const candidates = await textTargets(universe, compiled, engine.index);
+      const listed = absolutePaths(universe);
+      const readable = new Set(candidates.map((file) => file.absolutePath));
+      return (absolutePath) => !listed.has(absolutePath) || readable.has(absolutePath);
+    },
+    async settled() {
+      const engine = await start();
+      await engine.fileList.settled();
+      await engine.index?.settled();
+      await engine.proseFeed?.settled();
+    },
+    async close() {
+      closed = true;
+      sets.clear();
+      if (parts !== undefined) await (await parts.catch(() => undefined))?.close();
+    },
+  };
+}
+
+/** The absolute paths of a file-list array, built once per array (the list hands out one array per generation). */
+const listedPaths = new WeakMap<readonly { absolutePath: string }[], Set<string>>();
+function absolutePaths(files: readonly { absolutePath: string }[]): Set<string> {
+  let paths = listedPaths.get(files);
+  if (paths === undefined) listedPaths.set(files, (paths = new Set(files.map((file) => file.absolutePath))));
+  return paths;
+}

@@ -1,0 +1,163 @@
+/**
+ * The engine's running parts, started once per engine: the live file list, the content index fed by the list's
+ * changes, and the progress lines. core/search/engine/create-search-engine.ts owns their lifetime.
+ */
+import type { FileSystem } from '../../../adapters/fs/file-system.ts';
+import { isFsError } from '../../../adapters/fs/fs-error.ts';
+import { MAX_SEARCHED_FILE_BYTES } from '../answer.ts';
+import { createContentIndex, type ContentIndex, type ContentIndexStatus } from '../content-index/content-index.ts';
+import type { IndexEntry } from '../content-index/index-entry.ts';
+import { MemoryIndexStore } from '../content-index/index-store.ts';
+import { createFileList } from '../file-list/create-file-list.ts';
+import type { FileList, FileListEvent } from '../file-list/file-list.ts';
+import type { ListedFile } from '../file-list/listed-file.ts';
+import { createProseIndex, type ProseIndex } from '../prose/prose-index.ts';
+import type { SearchEngineOptions } from './engine-types.ts';
+import { feedProseIndex, type ProseFeed } from './prose-feed.ts';
+import { heuristicSymbols } from '../symbols/heuristic-symbols.ts';
+import { SymbolIndex } from '../symbols/symbol-index.ts';
+
+/**
+ * Symbols the background pass keeps (~430 B each for C, ~950 B for JavaScript: 40–95 MiB): whole repositories
+ * of ordinary size; a kernel-sized tree stops there and the rest is parsed on demand (def and refs parse the
+ * files holding the name).
+ */
+const BACKGROUND_SYMBOLS = 100_000;
+
+export interface EngineParts {
+  root: string;
+  fileList: FileList;
+  /** Absent with `index: false`. */
+  index: ContentIndex | undefined;
+  /** BM25 over the non-ignored text files, fed in the background (./prose-feed.ts). */
+  prose: ProseIndex;
+  proseFeed: ProseFeed | undefined;
+  /** Definitions per file, parsed on demand and in a background pass (core/search/symbols). */
+  symbols: SymbolIndex;
+  /** A file's text bytes (≤ 1 MiB), or undefined when gone or too large. */
+  read(file: { absolutePath: string }): Promise<Uint8Array | undefined>;
+  close(): Promise<void>;
+}
+
+export async function startEngineParts(options: SearchEngineOptions): Promise<EngineParts> {
+  const root = await options.root();
+  const exclude = await options.exclude();
+  const fileList = createFileList({ fs: options.fs, root, changes: options.changes, exclude });
+  const read = (file: { absolutePath: string }) => readText(options.fs, file.absolutePath);
+  const log = options.log;
+  const now = options.now ?? Date.now;
+
+  let index: ContentIndex | undefined;
+  let unsubscribe: (() => void) | undefined;
+  // The index starts from the first walk's files: before it ends, the list has none to give.
+  await fileList.ready;
+  if (options.index !== false && fileList.isReady) {
+    const startedAt = now();
+    const progress = progressLine(log, startedAt, now);
+    index = createContentIndex({
+      files: () => fileList.files({ includeIgnored: false }),
+      read,
+      store: options.indexStore ?? new MemoryIndexStore(),
+      ...(options.indexBuilder === undefined ? {} : { builder: options.indexBuilder }),
+      onProgress: progress,
+      now,
+    });
+    const contentIndex = index;
+    unsubscribe = fileList.onChange((events) => feedIndex(contentIndex, events));
+  }
+  const prose = createProseIndex();
+  const proseFeed = fileList.isReady ? feedProseIndex(prose, fileList, read) : undefined;
+  const symbols = new SymbolIndex({
+    files: () => fileList.files({ includeIgnored: false }),
+    read: async (path) => {
+      const file = fileList.get(path);
+      const bytes = file === undefined ? undefined : await read(file);
+      if (bytes === undefined) throw new Error(`${path} is gone`);
+      return bytes;
+    },
+    // Without parsers (memory backend, Workers) definitions come from the line heuristics alone.
+    ...(options.parsers === undefined ? { symbolsOf: async (path, text) => heuristicSymbols(path, text) } : { parsers: options.parsers }),
+    maxSymbols: BACKGROUND_SYMBOLS,
+  });
+  // The background pass after the content index's first build: both want the same cores.
+  if (fileList.isReady) void (index?.settled() ?? Promise.resolve()).then(() => symbols.start()).catch(() => {});
+  return {
+    root,
+    fileList,
+    index,
+    prose,
+    proseFeed,
+    symbols,
+    read,
+    async close() {
+      symbols.stop();
+      proseFeed?.close();
+      unsubscribe?.();
+      fileList.close();
+      await index?.close();
+    },
+  };
+}
+
+/** Tells the index what the list changed: a file now ignored is one the index must forget. */
+function feedIndex(index: ContentIndex, events: readonly FileListEvent[]): void {
+  const changed: IndexEntry[] = [];
+  const removed: string[] = [];
+  for (const event of events) {
+    if (event.kind === 'reset') {
+      // Too much changed to tell file by file: the index compares itself with the whole list again (keeping
+      // what it has at the same version, dropping what is no longer listed).
+      index.resync();
+      return;
+    }
+    if (event.kind === 'remove') removed.push(event.path);
+    else if (event.file.ignored) removed.push(event.file.path);
+    else changed.push(event.file);
+  }
+  if (changed.length > 0 || removed.length > 0) index.update(changed, removed);
+}
+
+/** Lines such as `workspace-api: indexing 40% (31 432 of 78 579 files)`, at most one per 10 % or 2 s. */
+function progressLine(log: ((line: string) => void) | undefined, startedAt: number, now: () => number) {
+  let lastAt = 0;
+  let lastTenth = -1;
+  let done = false;
+  return (status: ContentIndexStatus) => {
+    if (log === undefined || done) return;
+    if (status.state === 'ready') {
+      done = true;
+      log(`workspace-api: search index ready: ${status.indexedFiles} files in ${((now() - startedAt) / 1000).toFixed(1)} s`);
+      return;
+    }
+    const tenth = Math.floor(status.progress * 10);
+    if (tenth === lastTenth && now() - lastAt < 2000) return;
+    lastTenth = tenth;
+    lastAt = now();
+    log(`workspace-api: indexing for search ${Math.floor(status.progress * 100)}%`);
+  };
+}
+
+async function readText(fs: FileSystem, path: string): Promise<Uint8Array | undefined> {
+  try {
+    const bytes = await fs.read(path, { offset: 0, length: MAX_SEARCHED_FILE_BYTES + 1 });
+    return bytes.byteLength > MAX_SEARCHED_FILE_BYTES ? undefined : bytes;
+  } catch (error) {
+    if (isFsError(error)) return undefined;
+    throw error;
+  }
+}
+
+/** The files of `request`'s scope: listed (and, with includeIgnored, the package stores' too), then `include`. */
+export async function scopeFiles(
+  fileList: FileList,
+  includeIgnored: boolean,
+  filter: ((path: string) => boolean) | undefined,
+): Promise<readonly ListedFile[]> {
+  let files: readonly ListedFile[] = fileList.files({ includeIgnored });
+  if (includeIgnored) {
+    const stores: ListedFile[] = [];
+    for await (const file of fileList.storeFiles()) stores.push(file);
+    if (stores.length > 0) files = [...files, ...stores];
+  }
+  return filter === undefined ? files : files.filter((file) => filter(file.path));
+}

@@ -1,0 +1,60 @@
+/** The search engine's public shape and what a runtime hands it (core/search/search-engine.ts says what it is). */
+import type { FileSystem } from '../../../adapters/fs/file-system.ts';
+import type { ChangeFeed } from '../../changes/change-feed.ts';
+import type { SearchAnswer } from '../answer.ts';
+import type { IndexBuilder } from '../content-index/index-builder.ts';
+import type { IndexStore } from '../content-index/index-store.ts';
+import type { FileList } from '../file-list/file-list.ts';
+import type { SearchRequest } from '../query/search-request.ts';
+import type { ParserAdapter } from '../symbols/syntax-tree.ts';
+import type { TextScanner } from '../text/scanner.ts';
+import type { FindQuery } from '../text/find-query.ts';
+import type { EmbeddingsConfig } from '../prose/embeddings.ts';
+
+/** The runtime's part: Node passes worker-thread scanning and building, the disk cache and the WASM parsers. */
+export interface SearchAdapters {
+  /** Scans files for `find` (Node: worker threads). Default: in-process over the FileSystem. */
+  scanner?: TextScanner;
+  /** Where the content index persists (Node: a cache folder). Default: in memory. */
+  indexStore?: IndexStore;
+  /** Builds index shards off the event loop (Node: worker threads). Default: in-process, in slices. */
+  indexBuilder?: IndexBuilder;
+  /** Build the content index at all (default true); without it every query scans. */
+  index?: boolean;
+  /** Tree-sitter parsers (Node: WASM from node_modules); without them definitions come from heuristics only. */
+  parsers?: ParserAdapter;
+  /** An OpenAI-compatible embeddings endpoint for prose queries; without it `features` says `sem` is off. */
+  embeddings?: EmbeddingsConfig;
+  /** Where progress lines go (the Node CLI: stderr). */
+  log?: (line: string) => void;
+  /** Per-query time budget of a scan, ms (default 10 s). */
+  scanBudgetMs?: number;
+}
+
+export interface SearchEngineOptions extends SearchAdapters {
+  fs: FileSystem;
+  /** The workspace root's real path (known once the app has resolved it). */
+  root: () => Promise<string>;
+  changes: ChangeFeed;
+  /** Absolute real folders never listed or searched (the agents' copies). */
+  exclude: () => Promise<readonly string[]>;
+  now?: () => number;
+}
+
+export interface SearchEngine {
+  /** One page of a query's answer. Throws WorkspaceError bad-request for a cursor it did not issue for the query. */
+  search(request: SearchRequest): Promise<SearchAnswer>;
+  /** Starts the file list and the index in the background (the Node server does at start-up; else the first search). */
+  start(): void;
+  /** The live file list once it answers for the workspace (started and its first walk done), else undefined. */
+  readyFileList(): FileList | undefined;
+  /**
+   * For another dialect's own text search (`search_in_files`): whether a file may hold a match of `query`, as the
+   * content index tells — false only for a listed file the index has read at its current version and rules
+   * out. Undefined while the index is not ready (or the engine not started): read every file.
+   */
+  mayHoldMatch(query: FindQuery): Promise<((absolutePath: string) => boolean) | undefined>;
+  /** Resolves once the list, the index and the symbols have caught up (tests, benchmarks). */
+  settled(): Promise<void>;
+  close(): Promise<void>;
+}

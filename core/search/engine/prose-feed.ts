@@ -1,0 +1,85 @@
+/**
+ * Keeps the prose (BM25) index fed from the live file list: every non-ignored text file, docs first (a capped
+ * index keeps what it took first), then code; afterwards each change the list reports. Reading and tokenizing
+ * run in slices that yield to the event loop, so requests stay answered during the first pass.
+ */
+import type { FileList } from '../file-list/file-list.ts';
+import type { ListedFile } from '../file-list/listed-file.ts';
+import type { ProseIndex } from '../prose/prose-index.ts';
+
+const SLICE_MS = 8;
+const DOC_EXTENSIONS = /\.(?:md|mdx|markdown|rst|txt|adoc)$/i;
+const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+export interface ProseFeed {
+  /** Resolves once the first pass and every change so far are in the index. */
+  settled(): Promise<void>;
+  close(): void;
+}
+
+export function feedProseIndex(
+  prose: ProseIndex,
+  fileList: FileList,
+  read: (file: ListedFile) => Promise<Uint8Array | undefined>,
+): ProseFeed {
+  const queue = new Map<string, ListedFile | null>();
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  let closed = false;
+  let running: Promise<void> | undefined;
+
+  const all = fileList.files({ includeIgnored: false });
+  const first = [...all.filter((file) => DOC_EXTENSIONS.test(file.path)), ...all.filter((file) => !DOC_EXTENSIONS.test(file.path))];
+  for (const file of first) queue.set(file.path, file);
+  const unsubscribe = fileList.onChange((events) => {
+    for (const event of events) {
+      if (event.kind === 'reset') for (const file of fileList.files({ includeIgnored: false })) queue.set(file.path, file);
+      else if (event.kind === 'remove') queue.set(event.path, null);
+      else queue.set(event.file.path, event.file.ignored ? null : event.file);
+    }
+    drain();
+  });
+
+  async function apply(path: string, file: ListedFile | null): Promise<void> {
+    if (file === null) {
+      prose.remove(path);
+      return;
+    }
+    if (prose.has(path, file.version)) return;
+    const bytes = await read(file);
+    if (bytes === undefined || bytes.includes(0)) {
+      prose.remove(path);
+      return;
+    }
+    prose.add({ path, version: file.version, text: decoder.decode(bytes) });
+  }
+
+  function drain(): Promise<void> {
+    running ??= (async () => {
+      let sliceStart = Date.now();
+      while (!closed && queue.size > 0) {
+        const [path, file] = queue.entries().next().value!;
+        queue.delete(path);
+        await apply(path, file);
+        if (Date.now() - sliceStart > SLICE_MS) {
+          await yieldToEventLoop();
+          sliceStart = Date.now();
+        }
+      }
+    })().finally(() => {
+      running = undefined;
+      if (!closed && queue.size > 0) void drain();
+    });
+    return running;
+  }
+
+  void drain();
+  return {
+    async settled() {
+      while (running !== undefined) await running;
+    },
+    close() {
+      closed = true;
+      unsubscribe();
+    },
+  };
+}

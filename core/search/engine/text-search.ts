@@ -1,0 +1,47 @@
+/**
+ * `find`'s text matches over a scope of files: from the content index when it is ready (its candidates, always
+ * verified against the bytes by the scanner, so no false positives), else by scanning every file. Ignored files
+ * (searched with includeIgnored) are never indexed, so they are always scanned.
+ */
+import { MAX_SEARCHED_FILE_BYTES } from '../answer.ts';
+import type { ContentIndex } from '../content-index/content-index.ts';
+import type { ListedFile } from '../file-list/listed-file.ts';
+import type { CompiledFind, FileTextMatch, FindQuery } from '../text/find-query.ts';
+import type { ScanTarget, TextScanner } from '../text/scanner.ts';
+
+export interface TextSearchOptions {
+  scanner: TextScanner;
+  index: ContentIndex | undefined;
+  /** A `Date.now()` time past which the search fails rather than answer part of the set. */
+  deadlineMs: number;
+}
+
+export async function searchText(
+  scope: readonly ListedFile[],
+  query: FindQuery,
+  compiled: CompiledFind,
+  options: TextSearchOptions,
+): Promise<Map<string, FileTextMatch>> {
+  const files = await textTargets(scope, compiled, options.index);
+  if (files.length === 0) return new Map();
+  return options.scanner.scan({ query, files, deadlineMs: options.deadlineMs });
+}
+
+/** The files worth reading for `compiled`: the index's candidates among the indexed ones, plus every ignored one. */
+export async function textTargets(
+  scope: readonly ListedFile[],
+  compiled: Pick<CompiledFind, 'required' | 'caseSensitive'>,
+  index: ContentIndex | undefined,
+): Promise<readonly ScanTarget[]> {
+  if (index === undefined || index.status().state !== 'ready') {
+    return scope.filter((file) => file.size <= MAX_SEARCHED_FILE_BYTES);
+  }
+  const indexed = scope.every((file) => !file.ignored) ? scope : scope.filter((file) => !file.ignored);
+  const candidates: ScanTarget[] = await index.candidates(
+    { required: compiled.required, caseSensitive: compiled.caseSensitive },
+    indexed,
+  );
+  if (indexed === scope) return candidates;
+  for (const file of scope) if (file.ignored && file.size <= MAX_SEARCHED_FILE_BYTES) candidates.push(file);
+  return candidates;
+}

@@ -1,0 +1,41 @@
+/**
+ * The search engine's Node parts: scanning and index building on worker threads, the index cached on disk
+ * outside the workspace, and the tree-sitter parsers. Built by the Node server; the workers start lazily and
+ * `close` terminates them.
+ */
+import { createIndexBuildPool } from '../../adapters/search/index-build-pool.ts';
+import { DiskIndexStore } from '../../adapters/search/index-store-disk.ts';
+import { createScanPool } from '../../adapters/search/scan-pool.ts';
+import { TreeSitterParsers } from '../../adapters/search/tree-sitter-parsers.ts';
+import type { SearchAdapters } from '../../core/search/engine/engine-types.ts';
+
+export interface NodeSearchOptions {
+  /** Keep the index on disk (the CLI does): under `indexDir`, else `$XDG_CACHE_HOME/workspace-api/…`. Default: in memory. */
+  persist?: boolean;
+  indexDir?: string;
+  /** Build no content index: every query scans (`--no-index`). */
+  noIndex?: boolean;
+  /** Start the file list and the index at start-up rather than at the first search (the CLI does). */
+  eager?: boolean;
+  embeddings?: SearchAdapters['embeddings'];
+  log?: (line: string) => void;
+}
+
+export function nodeSearchAdapters(
+  root: string,
+  options: NodeSearchOptions,
+): { adapters: SearchAdapters & { eager?: boolean }; close(): Promise<void> } {
+  const scanner = createScanPool();
+  const store = options.persist && !options.noIndex ? new DiskIndexStore({ root, dir: options.indexDir }) : undefined;
+  const adapters: SearchAdapters & { eager?: boolean } = {
+    scanner,
+    indexBuilder: createIndexBuildPool(store === undefined ? {} : { store }),
+    parsers: new TreeSitterParsers(),
+    ...(store === undefined ? {} : { indexStore: store }),
+    ...(options.noIndex ? { index: false } : {}),
+    ...(options.embeddings === undefined ? {} : { embeddings: options.embeddings }),
+    ...(options.log === undefined ? {} : { log: options.log }),
+    ...(options.eager ? { eager: true } : {}),
+  };
+  return { adapters, close: () => scanner.close() };
+}
