@@ -55,7 +55,8 @@ export async function symMode(query: string, stage: SymbolStage): Promise<Result
       const score = glob !== undefined ? (glob(def.name) ? 1 : undefined) : fuzzyPathScore(query, def.name);
       if (score === undefined) continue;
       best = Math.max(best, score);
-      const tags: Tag[] = glob !== undefined ? defTags(def) : mergeDefTags(def, { kind: 'fuzzy', score: tagScore(score) });
+      // Why it matched: a fuzzy name (as `files` tags a fuzzy path), or a definition the glob names.
+      const tags: Tag[] = glob !== undefined ? defTags(def) : fuzzyTags(def, tagScore(score));
       hits.push({ line: def.line, text: `${def.kind.padEnd(6)} ${def.signature}`, spans: [], tags });
     }
     if (hits.length > 0) files.push({ path, best, hits: hits.sort((a, b) => a.line - b.line) });
@@ -101,9 +102,8 @@ function defTags(def: SymbolDef): Tag[] {
   return def.heuristic ? [{ kind: 'def' }, { kind: 'heuristic' }] : [{ kind: 'def' }];
 }
 
-/** `def`, then the extra tag, then `heuristic`: TAG_ORDER. */
-function mergeDefTags(def: SymbolDef, extra: Tag): Tag[] {
-  return def.heuristic ? [{ kind: 'def' }, extra, { kind: 'heuristic' }] : [{ kind: 'def' }, extra];
+function fuzzyTags(def: SymbolDef, score: number): Tag[] {
+  return def.heuristic ? [{ kind: 'fuzzy', score }, { kind: 'heuristic' }] : [{ kind: 'fuzzy', score }];
 }
 
 function capGroup(group: Group): Group {

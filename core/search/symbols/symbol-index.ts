@@ -147,7 +147,7 @@ export class SymbolIndex {
   }
 
   /** The innermost symbol whose lines hold `line` (1-based), for a hit's `context`; undefined outside any. */
-  async enclosing(file: ListedFile | string, line: number): Promise<SymbolDef | undefined> {
+  async enclosing(file: ListedFile | string, line: number, options: { notDefinedAt?: boolean } = {}): Promise<SymbolDef | undefined> {
     const listed = typeof file === 'string' ? await this.#listed(file) : file;
     if (listed === undefined || !this.#indexable(listed)) return undefined;
     const cached = this.#cache.get(listed.path);
@@ -155,6 +155,8 @@ export class SymbolIndex {
     let innermost: SymbolDef | undefined;
     for (const def of defs) {
       if (def.line > line || def.endLine < line) continue;
+      // A symbol defined on the line itself is what the line is, not what it sits in.
+      if (options.notDefinedAt && def.line === line) continue;
       if (!innermost || def.endLine - def.line <= innermost.endLine - innermost.line) innermost = def;
     }
     return innermost;
