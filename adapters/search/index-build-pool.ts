@@ -9,7 +9,7 @@ import type { Worker } from 'node:worker_threads';
 import { shardRuns, type BuildJob, type BuildResult, type BuiltShard, type IndexBuilder } from '../../core/search/content-index/index-builder.ts';
 import type { DiskIndexStore } from './index-store-disk.ts';
 import type { BuildRunMessage, BuildWorkerReply } from './index-build-worker.ts';
-import { startTypeScriptWorker } from './index-worker-start.ts';
+import { startTsWorker } from './start-ts-worker.ts';
 
 export interface IndexBuildPoolOptions {
   /** Default: the available cores, at least 1, at most 4. */
@@ -64,7 +64,7 @@ export function createIndexBuildPool(options: IndexBuildPoolOptions = {}): Index
         };
         const count = Math.min(workerCount, runs.length);
         for (let w = 0; w < count; w++) {
-          const worker = startTypeScriptWorker(WORKER_URL);
+          const worker = startTsWorker(WORKER_URL);
           workers.push(worker);
           running.add(worker);
           worker.on('error', fail);

@@ -18,11 +18,18 @@ import { heuristicSymbols } from '../symbols/heuristic-symbols.ts';
 import { SymbolIndex } from '../symbols/symbol-index.ts';
 
 /**
- * Symbols the background pass keeps (~430 B each for C, ~950 B for JavaScript: 40–95 MiB): whole repositories
+ * Symbols the background pass keeps (~430 B each for C, ~950 B for JavaScript: 17–38 MiB): whole repositories
  * of ordinary size; a kernel-sized tree stops there and the rest is parsed on demand (def and refs parse the
  * files holding the name).
  */
-const BACKGROUND_SYMBOLS = 100_000;
+const BACKGROUND_SYMBOLS = 40_000;
+/**
+ * The BM25 index's budget (~3.3 KiB a file of code: ~15 000 files, docs first) and the texts it keeps for line
+ * picking (the rest are re-read when they rank). Measured so the daemon with everything loaded stays near 300 MiB
+ * on the kernel tree (bench/search-engine.bench.ts).
+ */
+const PROSE_BYTES = 48 * 1024 * 1024;
+const PROSE_TEXT_BYTES = 8 * 1024 * 1024;
 
 export interface EngineParts {
   root: string;
@@ -65,8 +72,8 @@ export async function startEngineParts(options: SearchEngineOptions): Promise<En
     const contentIndex = index;
     unsubscribe = fileList.onChange((events) => feedIndex(contentIndex, events));
   }
-  const prose = createProseIndex();
-  const proseFeed = fileList.isReady ? feedProseIndex(prose, fileList, read) : undefined;
+  const prose = createProseIndex({ maxBytes: PROSE_BYTES, maxTextBytes: PROSE_TEXT_BYTES });
+  const proseFeed = fileList.isReady ? feedProseIndex(prose, fileList, read, { fullAt: PROSE_BYTES * 0.98 }) : undefined;
   const symbols = new SymbolIndex({
     files: () => fileList.files({ includeIgnored: false }),
     read: async (path) => {

@@ -17,11 +17,21 @@ export interface ProseFeed {
   close(): void;
 }
 
+export interface ProseFeedOptions {
+  /**
+   * Past this many bytes of index the first pass stops reading files (each would only be tokenized to be
+   * refused); later changes are still offered one by one.
+   */
+  fullAt?: number;
+}
+
 export function feedProseIndex(
   prose: ProseIndex,
   fileList: FileList,
   read: (file: ListedFile) => Promise<Uint8Array | undefined>,
+  options: ProseFeedOptions = {},
 ): ProseFeed {
+  const fullAt = options.fullAt ?? Infinity;
   const queue = new Map<string, ListedFile | null>();
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   let closed = false;
@@ -29,7 +39,12 @@ export function feedProseIndex(
 
   const all = fileList.files({ includeIgnored: false });
   const first = [...all.filter((file) => DOC_EXTENSIONS.test(file.path)), ...all.filter((file) => !DOC_EXTENSIONS.test(file.path))];
-  for (const file of first) queue.set(file.path, file);
+  const firstPass = new Set<string>();
+  for (const file of first) {
+    queue.set(file.path, file);
+    firstPass.add(file.path);
+  }
+  let full = false;
   const unsubscribe = fileList.onChange((events) => {
     for (const event of events) {
       if (event.kind === 'reset') for (const file of fileList.files({ includeIgnored: false })) queue.set(file.path, file);
@@ -59,7 +74,10 @@ export function feedProseIndex(
       while (!closed && queue.size > 0) {
         const [path, file] = queue.entries().next().value!;
         queue.delete(path);
+        const ofFirstPass = firstPass.delete(path);
+        if (ofFirstPass && full) continue;
         await apply(path, file);
+        if (ofFirstPass && !full && prose.stats().approxBytes >= fullAt) full = true;
         if (Date.now() - sliceStart > SLICE_MS) {
           await yieldToEventLoop();
           sliceStart = Date.now();
