@@ -3,7 +3,8 @@
  * linear in the line (times the pattern's size) and never backtracks, so no pattern can freeze the daemon the
  * way `^(a+)+$` does a backtracking engine. It is also the closer match to the original: NoIDE's server is
  * Rust, whose `regex` crate has RE2's syntax and linear-time matching — no backreferences, no lookarounds. A
- * pattern RE2 refuses (those included) is `Invalid search: <RE2's reason>`.
+ * pattern RE2 refuses (those included) is `Invalid search: <RE2's reason>`. `\w`, `\d` and `\s` are Unicode, as
+ * in Rust (./unicode-perl-classes.ts).
  *
  * - The line is a JavaScript string, so re2js matches it as UTF-16 and reports UTF-16 code-unit offsets (its
  *   byte APIs would count UTF-8 bytes); its classes and `.` take a surrogate pair as one code point.
@@ -21,6 +22,7 @@
 import { RE2JS, RE2JSException, type Matcher } from 're2js';
 import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
 import { WORD, type LineMatch, type LinePattern, type PatternOptions } from './line-pattern.ts';
+import { unicodePerlClasses } from './unicode-perl-classes.ts';
 
 const NOT_WORD = `[^${WORD.slice(1)}`;
 
@@ -45,7 +47,7 @@ export function compileRe2LinePattern(options: PatternOptions): LinePattern {
  */
 function wholeTextTest(query: string, flags: number): ((text: string) => boolean) | undefined {
   if (/\\[Az]|-[a-zA-Z]*m/.test(query)) return undefined;
-  const re = RE2JS.compile(query, flags | RE2JS.MULTILINE);
+  const re = RE2JS.compile(unicodePerlClasses(query), flags | RE2JS.MULTILINE);
   const dollar = query.includes('$');
   return (text) => (dollar && text.includes('\r')) || re.test(text);
 }
@@ -108,7 +110,9 @@ class WholeWordPattern implements LinePattern {
 
 function compile(source: string, flags: number): RE2JS {
   try {
-    return RE2JS.compile(source, flags);
+    // Judged as written (so a message quotes the user's pattern), run with Rust's Unicode \w \d \s.
+    RE2JS.compile(source, flags);
+    return RE2JS.compile(unicodePerlClasses(source), flags);
   } catch (error) {
     if (!(error instanceof RE2JSException)) throw error;
     throw new WorkspaceError('bad-request', `Invalid search: ${reasonFor(source, error)}`);

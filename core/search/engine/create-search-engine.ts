@@ -32,7 +32,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   const scanner = options.scanner ?? createFsScanner(options.fs);
   const scanBudgetMs = options.scanBudgetMs ?? DEFAULT_SCAN_BUDGET_MS;
   const embeddings = options.embeddings === undefined ? undefined : createEmbeddingsStage(options.embeddings);
-  const sets = new Map<string, { generation: number; set: Promise<ResultSet> }>();
+  const sets = new Map<string, { generation: number; epoch: number; set: Promise<ResultSet> }>();
   let parts: Promise<EngineParts> | undefined;
   let started: EngineParts | undefined;
   let closed = false;
@@ -48,9 +48,12 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   }
 
   function resultSet(engine: EngineParts, request: SearchRequest, identity: string): Promise<ResultSet> {
+    // While the workspace is unchanged and no background part has finished since, the same answer: its pages
+    // never overlap. A part finishing (say the prose index's first pass) makes a new answer, which may rank more.
     const generation = engine.fileList.generation;
+    const epoch = engine.epoch();
     const cached = sets.get(identity);
-    if (cached !== undefined && cached.generation === generation) {
+    if (cached !== undefined && cached.generation === generation && cached.epoch === epoch) {
       sets.delete(identity); // re-inserted: most recently used last
       sets.set(identity, cached);
       return cached.set;
@@ -63,7 +66,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       embeddings,
       parsers: options.parsers,
     });
-    sets.set(identity, { generation, set });
+    sets.set(identity, { generation, epoch, set });
     set.catch(() => sets.delete(identity));
     while (sets.size > CACHED_SETS) sets.delete(sets.keys().next().value!);
     return set;
@@ -119,6 +122,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       await engine.fileList.settled();
       await engine.index?.settled();
       await engine.proseFeed?.settled();
+      await engine.symbolPass;
     },
     async close() {
       closed = true;

@@ -2,9 +2,6 @@
  * The engine's running parts, started once per engine: the live file list, the content index fed by the list's
  * changes, and the progress lines. core/search/engine/create-search-engine.ts owns their lifetime.
  */
-import type { FileSystem } from '../../../adapters/fs/file-system.ts';
-import { isFsError } from '../../../adapters/fs/fs-error.ts';
-import { MAX_SEARCHED_FILE_BYTES } from '../answer.ts';
 import { createContentIndex, type ContentIndex, type ContentIndexStatus } from '../content-index/content-index.ts';
 import type { IndexEntry } from '../content-index/index-entry.ts';
 import { MemoryIndexStore } from '../content-index/index-store.ts';
@@ -12,6 +9,7 @@ import { createFileList } from '../file-list/create-file-list.ts';
 import type { FileList, FileListEvent } from '../file-list/file-list.ts';
 import type { ListedFile } from '../file-list/listed-file.ts';
 import { createProseIndex, type ProseIndex } from '../prose/prose-index.ts';
+import { readSearchable } from '../text/read-searchable.ts';
 import type { SearchEngineOptions } from './engine-types.ts';
 import { feedProseIndex, type ProseFeed } from './prose-feed.ts';
 import { heuristicSymbols } from '../symbols/heuristic-symbols.ts';
@@ -41,6 +39,13 @@ export interface EngineParts {
   proseFeed: ProseFeed | undefined;
   /** Definitions per file, parsed on demand and in a background pass (core/search/symbols). */
   symbols: SymbolIndex;
+  /** Settles when the background symbol pass has ended (it starts after the content index's first build). */
+  symbolPass: Promise<void>;
+  /**
+   * Bumps when a background part finishes its first pass (the content index, the prose feed, the symbol pass):
+   * a query's answer computed before may lack what the part has since added, so the answer cache keys on it.
+   */
+  epoch(): number;
   /** A file's text bytes (≤ 1 MiB), or undefined when gone or too large. */
   read(file: { absolutePath: string }): Promise<Uint8Array | undefined>;
   close(): Promise<void>;
@@ -50,7 +55,7 @@ export async function startEngineParts(options: SearchEngineOptions): Promise<En
   const root = await options.root();
   const exclude = await options.exclude();
   const fileList = createFileList({ fs: options.fs, root, changes: options.changes, exclude });
-  const read = (file: { absolutePath: string }) => readText(options.fs, file.absolutePath);
+  const read = (file: { absolutePath: string }) => readSearchable(options.fs, file.absolutePath);
   const log = options.log;
   const now = options.now ?? Date.now;
 
@@ -87,7 +92,7 @@ export async function startEngineParts(options: SearchEngineOptions): Promise<En
     maxSymbols: BACKGROUND_SYMBOLS,
   });
   // The background pass after the content index's first build: both want the same cores.
-  if (fileList.isReady) void (index?.settled() ?? Promise.resolve()).then(() => symbols.start()).catch(() => {});
+  const symbolPass = fileList.isReady ? (index?.settled() ?? Promise.resolve()).then(() => symbols.start()).catch(() => {}) : Promise.resolve();
   return {
     root,
     fileList,
@@ -95,7 +100,12 @@ export async function startEngineParts(options: SearchEngineOptions): Promise<En
     prose,
     proseFeed,
     symbols,
+    symbolPass,
     read,
+    epoch: () =>
+      (index === undefined || index.status().state === 'ready' ? 1 : 0) +
+      (proseFeed === undefined || proseFeed.firstPassDone ? 2 : 0) +
+      (symbols.status().state === 'ready' ? 4 : 0),
     async close() {
       symbols.stop();
       proseFeed?.close();
@@ -142,16 +152,6 @@ function progressLine(log: ((line: string) => void) | undefined, startedAt: numb
     lastAt = now();
     log(`workspace-api: indexing for search ${Math.floor(status.progress * 100)}%`);
   };
-}
-
-async function readText(fs: FileSystem, path: string): Promise<Uint8Array | undefined> {
-  try {
-    const bytes = await fs.read(path, { offset: 0, length: MAX_SEARCHED_FILE_BYTES + 1 });
-    return bytes.byteLength > MAX_SEARCHED_FILE_BYTES ? undefined : bytes;
-  } catch (error) {
-    if (isFsError(error)) return undefined;
-    throw error;
-  }
 }
 
 /** The files of `request`'s scope: listed (and, with includeIgnored, the package stores' too), then `include`. */

@@ -12,6 +12,8 @@ const DOC_EXTENSIONS = /\.(?:md|mdx|markdown|rst|txt|adoc)$/i;
 const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 export interface ProseFeed {
+  /** The first pass over the list has ended (the index holds what it will hold until files change). */
+  readonly firstPassDone: boolean;
   /** Resolves once the first pass and every change so far are in the index. */
   settled(): Promise<void>;
   close(): void;
@@ -92,6 +94,9 @@ export function feedProseIndex(
 
   void drain();
   return {
+    get firstPassDone() {
+      return firstPass.size === 0;
+    },
     async settled() {
       while (running !== undefined) await running;
     },

@@ -7,8 +7,9 @@
  *   (`ranAsLiteral`). Case-insensitive unless `caseSensitive` (Unicode simple folding); `word` wants no word
  *   character (a letter, mark, digit or `_`, any script) on either side. The line matchers are
  *   core/content-search's (the protocol's `search_in_files` has the same three switches).
- * - Lines split at `\n`, a trailing `\r` dropped, decoded as UTF-8 leniently (invalid bytes → U+FFFD; a BOM
- *   stays in line 1). A file holding a NUL is binary: no hits.
+ * - Lines split at `\n`, a trailing `\r` dropped, decoded as UTF-8 leniently (invalid bytes → U+FFFD). A leading
+ *   UTF-8 BOM is not part of line 1 (ripgrep reads it so: `^foo` finds a file that starts BOM, `foo`). A file holding
+ *   a NUL is binary: no hits.
  * - Speed: a file is never decoded unless its bytes hold the literals every match needs (./byte-prefilter.ts);
  *   then only the lines holding them are decoded and matched. Only a query without such literals (`\w+`)
  *   decodes whole files.
@@ -96,7 +97,9 @@ class CompiledLineFind implements CompiledFind {
     this.prefilter = bytePrefilter(required, caseSensitive);
   }
 
-  matchBytes(bytes: Uint8Array): FileTextMatch | null {
+  matchBytes(file: Uint8Array): FileTextMatch | null {
+    // A UTF-8 byte order mark is not text: line 1 starts after it (as ripgrep reads it, so `^x` finds `x`).
+    const bytes = file[0] === 0xef && file[1] === 0xbb && file[2] === 0xbf ? file.subarray(3) : file;
     const end = bytes.length;
     if (this.prefilter !== undefined) {
       if (!this.prefilter.fileMayMatch(bytes, end) || bytes.indexOf(0) >= 0) return null;

@@ -4,17 +4,17 @@
  * Node runs the same matcher on worker threads (adapters/search/scan-pool.ts).
  *
  * - Files over MAX_SEARCHED_FILE_BYTES are skipped, by their listed `size` and again by what a read returns
- *   (a file can grow between listing and scan). A file that vanished or cannot be read is skipped silently: it
- *   was deleted or replaced between the listing and the scan, and the next listing will say so.
+ *   (a file can grow between listing and scan). A file that vanished, cannot be read or has become a link is
+ *   skipped silently (./read-searchable.ts): the next listing will say so.
  * - `deadlineMs` (a `Date.now()` time, so one budget can cover a query's reruns) is checked before each file;
  *   past it the scan fails with `bad-request` rather than answer a partial list that looks complete. One file's
  *   match cannot run long: the regex engine is linear and a file is at most 1 MiB.
  */
 import type { FileSystem } from '../../../adapters/fs/file-system.ts';
-import { isFsError } from '../../../adapters/fs/fs-error.ts';
 import { WorkspaceError } from '../../../runtime/errors/workspace-error.ts';
 import { MAX_SEARCHED_FILE_BYTES } from '../answer.ts';
 import { compileFind, type FileTextMatch, type FindQuery } from './find-query.ts';
+import { readSearchable } from './read-searchable.ts';
 
 export interface ScanTarget {
   /** Root-relative with '/': the key of the result. */
@@ -70,17 +70,6 @@ export function createFsScanner(fs: FileSystem): TextScanner {
 }
 
 const DONE: Promise<undefined> = Promise.resolve(undefined);
-
-/** The file's bytes, or undefined when it is over the cap (read one byte past it to tell) or unreadable. */
-async function readSearchable(fs: FileSystem, path: string): Promise<Uint8Array | undefined> {
-  try {
-    const bytes = await fs.read(path, { offset: 0, length: MAX_SEARCHED_FILE_BYTES + 1 });
-    return bytes.byteLength > MAX_SEARCHED_FILE_BYTES ? undefined : bytes;
-  } catch (error) {
-    if (isFsError(error)) return undefined;
-    throw error;
-  }
-}
 
 /** The failure of a scan past its deadline; `budgetMs` is how long it was given. */
 export function scanTimedOut(budgetMs: number): WorkspaceError {

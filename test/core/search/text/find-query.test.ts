@@ -73,11 +73,14 @@ describe('compileFind: lines, spans and text', () => {
     expect(find('x', 'a\rx\n')?.hits).toEqual([{ line: 1, text: 'a\rx', spans: [{ start: 2, end: 3 }], tags: TEXT }]);
   });
 
-  it('keeps a BOM in line 1 and decodes invalid UTF-8 as U+FFFD', () => {
+  it('reads line 1 after a BOM (as ripgrep does) and decodes invalid UTF-8 as U+FFFD', () => {
     expect(find('foo', '\uFEFFfoo\nfoo')?.hits).toEqual([
-      { line: 1, text: '\uFEFFfoo', spans: [{ start: 1, end: 4 }], tags: TEXT },
+      { line: 1, text: 'foo', spans: [{ start: 0, end: 3 }], tags: TEXT },
       { line: 2, text: 'foo', spans: [{ start: 0, end: 3 }], tags: TEXT },
     ]);
+    expect(find('^foo', '\uFEFFfoo')?.hits).toEqual([{ line: 1, text: 'foo', spans: [{ start: 0, end: 3 }], tags: TEXT }]);
+    // Only a leading one: a BOM further on is text.
+    expect(find('foo', 'a\uFEFFfoo')?.hits).toEqual([{ line: 1, text: 'a\uFEFFfoo', spans: [{ start: 2, end: 5 }], tags: TEXT }]);
     const bytes = new Uint8Array([0x61, 0xff, 0x66, 0x6f, 0x6f, 0x0a]);
     expect(find('foo', bytes)?.hits).toEqual([{ line: 1, text: 'a\uFFFDfoo', spans: [{ start: 2, end: 5 }], tags: TEXT }]);
     expect(find('a.foo', bytes)?.hits[0]?.spans).toEqual([{ start: 0, end: 5 }]);
