@@ -197,7 +197,7 @@ export async function benchSearchEngine(tree: string, token: string): Promise<Fi
       }
 
       const headers = { authorization: `Bearer ${token}` };
-      for (const [label, path] of [['/api/files/search', '/api/files/search?limit=50&query='], ['mode=files', '/workspace/search?mode=files&limit=50&query=']] as const) {
+      for (const [label, path] of [['/api/files/search', '/api/files/search?limit=50&q='], ['mode=files', '/workspace/search?mode=files&limit=50&query=']] as const) {
         const samples: number[] = [];
         for (let run = 0; run < 5; run++) {
           for (const query of FILE_QUERIES) {

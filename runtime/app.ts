@@ -59,7 +59,11 @@ export interface WorkspaceAppOptions {
    * The search engine's runtime parts (Node: worker threads, the disk cache, WASM parsers, embeddings) and
    * `eager` to start its file list and index at once rather than at the first search.
    */
-  search?: SearchAdapters & { eager?: boolean };
+  search?: SearchAdapters & {
+    eager?: boolean;
+    /** Nothing changes the storage behind the change feed's back (default: true when a watcher is given). */
+    changesAreSeen?: boolean;
+  };
 }
 
 /** Per-request extras a runtime may pass: the Node server passes an upgrader for WebSocket requests. */
@@ -124,12 +128,13 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
     copyCaps: { maxEntries: limits.maxCopyEntries, maxBytes: limits.maxCopyBytes },
   });
 
-  const { eager: eagerSearch, ...searchAdapters } = options.search ?? {};
+  const { eager: eagerSearch, changesAreSeen, ...searchAdapters } = options.search ?? {};
   const search = createSearchEngine({
     ...searchAdapters,
     fs,
     root: rootPath,
     changes,
+    changesAreSeen: changesAreSeen ?? options.watcher !== undefined,
     exclude: async () => {
       await agents.view(undefined); // resolves `agents.dir` to its real path
       return [agents.dir];

@@ -5,10 +5,10 @@
  * Shards are read with pread, a list at a time: only their trigram tables are resident.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, writeFileSync, constants } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readSync, realpathSync, renameSync, rmSync, writeFileSync, constants } from 'node:fs';
+import { chmod, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { ByteSource } from '../../core/search/content-index/byte-source.ts';
 import type { IndexStore } from '../../core/search/content-index/index-store.ts';
 
@@ -29,16 +29,36 @@ function isInside(path: string, folder: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
+/** The real path of `path`, resolving its deepest existing ancestor (the rest does not exist yet). */
+function realOfDeepestExisting(path: string): string {
+  const missing: string[] = [];
+  for (let at = path; ; at = dirname(at)) {
+    try {
+      return join(realpathSync(at), ...missing.reverse());
+    } catch {
+      if (dirname(at) === at) return path;
+      missing.push(basename(at));
+    }
+  }
+}
+
 /** A temp name beside `path`, unique per process and call. */
 function tempPath(path: string): string {
   return `${path}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`;
 }
 
+/**
+ * The cache names every file of the workspace and holds its trigrams: only its owner may read it (the XDG base
+ * directory spec asks 0700 of the cache folders too).
+ */
+const FOLDER_MODE = 0o700;
+const FILE_MODE = 0o600;
+
 /** Synchronous atomic write, for the build workers (which write their shards themselves). */
 export function writeFileAtomicSync(path: string, bytes: Uint8Array): void {
   const temp = tempPath(path);
   try {
-    writeFileSync(temp, bytes);
+    writeFileSync(temp, bytes, { mode: FILE_MODE });
     renameSync(temp, path);
   } catch (error) {
     rmSync(temp, { force: true });
@@ -49,7 +69,7 @@ export function writeFileAtomicSync(path: string, bytes: Uint8Array): void {
 async function writeFileAtomic(path: string, bytes: Uint8Array): Promise<void> {
   const temp = tempPath(path);
   try {
-    await writeFile(temp, bytes);
+    await writeFile(temp, bytes, { mode: FILE_MODE });
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true });
@@ -92,7 +112,8 @@ export class DiskIndexStore implements IndexStore {
   /** `root`: the workspace's real path; the folder must not be inside it (the engine's state never shows). */
   constructor(options: { root: string; dir?: string; env?: NodeJS.ProcessEnv }) {
     this.dir = resolve(options.dir ?? defaultIndexDir(options.root, options.env));
-    if (isInside(this.dir, options.root)) {
+    // Decided on real paths: a folder reaching the root through a link is inside it too.
+    if (isInside(realOfDeepestExisting(this.dir), options.root)) {
       throw new Error(`the index folder ${this.dir} is inside the workspace ${options.root}; choose one outside it`);
     }
   }
@@ -105,7 +126,8 @@ export class DiskIndexStore implements IndexStore {
 
   /** Makes the folders; the build pool calls it before its workers write. */
   async prepare(): Promise<void> {
-    await mkdir(join(this.dir, SHARDS), { recursive: true });
+    await mkdir(join(this.dir, SHARDS), { recursive: true, mode: FOLDER_MODE });
+    await chmod(this.dir, FOLDER_MODE);
   }
 
   async readManifest(): Promise<Uint8Array | undefined> {

@@ -223,7 +223,8 @@ export interface FindOptions extends WalkOptions {
 /** `walkFiles`, or the same walk over the live file list when one is ready. */
 function walkForFind(fs: FileSystem, root: string, visit: FolderVisitor, options: FindOptions): Promise<WalkSummary> {
   const list = options.list;
-  if (list?.isReady) {
+  // The list answers only when it holds the whole walk (not while it keeps a `bower_components` as a name).
+  if (list?.isReady && list.coversBreadthFirstWalk()) {
     const linksLeavingRoot = options.confineTo === undefined;
     return Promise.resolve(list.walkBreadthFirst(visit, { maxEntries: options.maxEntries, linksLeavingRoot }));
   }

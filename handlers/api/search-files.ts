@@ -5,6 +5,7 @@ import type { WorkspaceContext } from '../../runtime/context.ts';
 import { jsonResponse } from '../../runtime/errors/render.ts';
 import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
 import { parseQuery } from '../../runtime/validation.ts';
+import { caughtUp } from '../../core/search/file-list/caught-up.ts';
 import { findFiles } from './file-search.ts';
 
 /** Seed 000: 50 hits unless asked; never more than 500 (a larger `limit` is clamped, not refused). */
@@ -33,6 +34,7 @@ const searchQuery = z.object({
 export async function searchFiles(request: Request, ctx: WorkspaceContext): Promise<Response> {
   const query = parseQuery(request, searchQuery);
   const list = ctx.search?.readyFileList();
+  if (list !== undefined) await caughtUp(list);
   let hits;
   try {
     hits = await findFiles(ctx.fs, ctx.root, {

@@ -235,7 +235,7 @@ export async function parseCliArgs(
 
   const root = await workspaceRoot(resolve(cwd, flags.cwd ?? '.'));
   const agentsDir = flags['agents-dir'] === undefined ? undefined : await agentsFolder(resolve(cwd, flags['agents-dir']), root);
-  const indexDir = flags['index-dir'] === undefined ? undefined : resolve(cwd, flags['index-dir']);
+  const indexDir = flags['index-dir'] === undefined ? undefined : (await realFolderPath(resolve(cwd, flags['index-dir']), '--index-dir')).real;
   if (indexDir !== undefined && (indexDir === root || indexDir.startsWith(root === sep ? root : root + sep))) {
     throw new UsageError(`--index-dir ${indexDir}: inside the workspace root; the index must live outside it`);
   }
@@ -292,6 +292,16 @@ async function workspaceRoot(dir: string): Promise<string> {
  * workspace, or the workspace itself.
  */
 async function agentsFolder(dir: string, root: string): Promise<string> {
+  const { real, missing } = await realFolderPath(dir, '--agents-dir');
+  if (missing === 0 && !(await stat(real)).isDirectory()) throw new UsageError(`--agents-dir ${dir}: not a folder`);
+  if (real === root || root.startsWith(real + sep)) {
+    throw new UsageError(`--agents-dir ${dir}: must not be the workspace root or a folder above it`);
+  }
+  return real;
+}
+
+/** A folder's real path when only part of it exists yet: the existing part resolved, the rest appended. */
+async function realFolderPath(dir: string, flag: string): Promise<{ real: string; missing: number }> {
   const missing: string[] = [];
   let existing = dir;
   for (;;) {
@@ -300,16 +310,11 @@ async function agentsFolder(dir: string, root: string): Promise<string> {
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || existing === dirname(existing)) {
-        throw new UsageError(`--agents-dir ${dir}: cannot be read (${(error as NodeJS.ErrnoException).code})`);
+        throw new UsageError(`${flag} ${dir}: cannot be read (${(error as NodeJS.ErrnoException).code})`);
       }
       missing.unshift(basename(existing));
       existing = dirname(existing);
     }
   }
-  const real = join(existing, ...missing);
-  if (missing.length === 0 && !(await stat(real)).isDirectory()) throw new UsageError(`--agents-dir ${dir}: not a folder`);
-  if (real === root || root.startsWith(real + sep)) {
-    throw new UsageError(`--agents-dir ${dir}: must not be the workspace root or a folder above it`);
-  }
-  return real;
+  return { real: join(existing, ...missing), missing: missing.length };
 }

@@ -35,7 +35,7 @@ export interface NodeServerOptions extends Omit<WorkspaceAppOptions, 'fs' | 'pty
    * `watcher` if given, else @parcel/watcher when storage is the local disk.
    */
   watch?: boolean;
-  /** The search engine's Node parts (runtime/node/search-adapters.ts); ignored when `search` is given. */
+  /** The search engine's Node parts (runtime/node/search-adapters.ts); `search` overrides any of them. */
   searchOptions?: NodeSearchOptions;
 }
 
@@ -81,10 +81,11 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
   const watcher = watch ? (appOptions.watcher ?? (fs instanceof NodeFileSystem ? new ParcelWatcherAdapter() : undefined)) : undefined;
   const processes = new NodeProcessAdapter();
   const { searchOptions, ...rest } = appOptions;
-  const nodeSearch = appOptions.search === undefined && fs instanceof NodeFileSystem ? nodeSearchAdapters(options.root, searchOptions ?? {}) : undefined;
+  const nodeSearch = fs instanceof NodeFileSystem ? nodeSearchAdapters(options.root, searchOptions ?? {}) : undefined;
   const workspace = createWorkspaceApp({
     ...rest,
-    ...(nodeSearch === undefined ? {} : { search: nodeSearch.adapters }),
+    // The Node parts first; what the caller gives (`search: { … }`) on top.
+    ...(nodeSearch === undefined && rest.search === undefined ? {} : { search: { ...nodeSearch?.adapters, ...rest.search } }),
     fs,
     pty: ptys,
     processes,

@@ -17,6 +17,7 @@ import { compileFind } from '../text/find-query.ts';
 import { createFsScanner } from '../text/scanner.ts';
 import { textTargets } from './text-search.ts';
 import { decorateContext } from './decorate-context.ts';
+import { caughtUp } from '../file-list/caught-up.ts';
 import type { EngineParts } from './engine-parts.ts';
 import { startEngineParts } from './engine-parts.ts';
 import type { SearchEngine, SearchEngineOptions } from './engine-types.ts';
@@ -100,6 +101,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       const engine = await start();
       await engine.fileList.ready;
       if (!engine.fileList.isReady) throw new WorkspaceError('not-found', 'the workspace root cannot be read');
+      await caughtUp(engine.fileList);
       const set = await resultSet(engine, request, identity);
       const page = takePage(set.groups, Math.min(offset, set.groups.length), request.limit);
       await decorateContext(set.mode, page.groups, engine.symbols, engine.fileList);
@@ -108,7 +110,9 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     },
     async mayHoldMatch(query) {
       const engine = started;
+      if (!options.changesAreSeen) return undefined;
       if (engine?.index === undefined || engine.index.status().state !== 'ready') return undefined;
+      await caughtUp(engine.fileList);
       const compiled = compileFind(query);
       if (compiled.ranAsLiteral) return undefined; // the caller reports the pattern that does not compile
       const universe = engine.fileList.files({ includeIgnored: false });
@@ -139,3 +143,4 @@ function absolutePaths(files: readonly { absolutePath: string }[]): Set<string> 
   if (paths === undefined) listedPaths.set(files, (paths = new Set(files.map((file) => file.absolutePath))));
   return paths;
 }
+

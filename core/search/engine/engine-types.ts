@@ -38,6 +38,12 @@ export interface SearchEngineOptions extends SearchAdapters {
   changes: ChangeFeed;
   /** Absolute real folders never listed or searched (the agents' copies). */
   exclude: () => Promise<readonly string[]>;
+  /**
+   * Every change reaches the change feed: an OS watcher runs, or nothing but this process changes the storage
+   * (the memory backend). Without it (`--no-watch` on a disk) the list can lag the disk for ever, so other
+   * dialects' exact searches (`search_in_files`) do not let the index rule files out.
+   */
+  changesAreSeen: boolean;
   now?: () => number;
 }
 

@@ -35,3 +35,20 @@ export function walkTreeBreadthFirst(root: FolderNode, visit: FolderVisitor, opt
   }
   return { entriesSeen: seen, truncated: false };
 }
+
+/**
+ * Whether the tree holds a folder seed 000's walk would enter but the list keeps as a name only (an on-demand
+ * folder other than `node_modules`: `bower_components`, `.hg`, …). Then the list cannot answer that walk, and
+ * `/api/files/search` walks the disk instead.
+ */
+export function holdsFoldersSeed000Enters(root: FolderNode): boolean {
+  const folders: FolderNode[] = [root];
+  for (let i = 0; i < folders.length; i++) {
+    for (const entry of folders[i]!.entries ?? []) {
+      if (entry.kind !== 'folder') continue;
+      if (entry.onDemand && entry.name !== 'node_modules') return true;
+      if (entry.folder) folders.push(entry.folder);
+    }
+  }
+  return false;
+}

@@ -21,7 +21,7 @@ import { isFsError } from '../../../adapters/fs/fs-error.ts';
 import { isInside, relativeTo } from '../../../adapters/fs/posix-path.ts';
 import type { ChangeFeed } from '../../changes/change-feed.ts';
 import { createIgnoreRules, staleRulesFolder } from '../../ignore/ignore-rules.ts';
-import { walkTreeBreadthFirst } from './breadth-first.ts';
+import { holdsFoldersSeed000Enters, walkTreeBreadthFirst } from './breadth-first.ts';
 import type { FileList, FileListEvent } from './file-list.ts';
 import { childRelPath, entryNamed, findEntry, putEntry, subtreeFolders, type FolderNode, type TreeEntry } from './folder-tree.ts';
 import type { ListedFile } from './listed-file.ts';
@@ -76,6 +76,7 @@ export function createFileList(options: FileListOptions): FileList {
   let closed = false;
   let generation = 0;
   let cached: { generation: number; all?: readonly ListedFile[]; searched?: readonly ListedFile[] } = { generation: -1 };
+  let covers: { generation: number; root: FolderNode | undefined; value: boolean } = { generation: -1, root: undefined, value: false };
 
   const pending = new Set<string>();
   let resyncPending = false;
@@ -447,6 +448,12 @@ export function createFileList(options: FileListOptions): FileList {
     },
     walkBreadthFirst(visit, walkOptions) {
       return walkTreeBreadthFirst(state.root, visit, walkOptions);
+    },
+    coversBreadthFirstWalk() {
+      if (covers.generation !== generation || covers.root !== state.root) {
+        covers = { generation, root: state.root, value: !holdsFoldersSeed000Enters(state.root) };
+      }
+      return covers.value;
     },
     storeFiles() {
       return walkStoreFiles(fs, rootSlash, [...state.folders.values()]);

@@ -57,6 +57,11 @@ export interface FileList {
    * `node_modules` never entered, links to files listed at their own path.
    */
   walkBreadthFirst(visit: FolderVisitor, options: BreadthFirstOptions): WalkSummary;
+  /**
+   * Whether `walkBreadthFirst` is the disk walk exactly: false while the tree holds a folder seed 000 enters but
+   * the list keeps as a name only (`bower_components`, `.hg`, … — every on-demand folder but `node_modules`).
+   */
+  coversBreadthFirstWalk(): boolean;
   /** For `includeIgnored`: the files inside the folders the list keeps as names only, walked now, bounded. */
   storeFiles(): AsyncIterable<ListedFile>;
   /**

@@ -4,7 +4,7 @@
  * connected client, and read-backs of the tree that do not go through the server.
  */
 import { expect } from 'vitest';
-import type { NodeServer } from '../../../runtime/node/server.ts';
+import type { NodeServer, NodeServerOptions } from '../../../runtime/node/server.ts';
 import type { Limits } from '../../../runtime/context.ts';
 import { createFixture, type BackendName, type Fixture, type Seed } from '../../support/backends.ts';
 import { RpcClient, startTestServer, type Reply } from '../../support/rpc-client.ts';
@@ -20,13 +20,18 @@ export interface RpcFiles extends Fixture {
   unchanged(call: () => Promise<unknown>): Promise<void>;
 }
 
-export async function rpcFiles(backend: BackendName, seed: Seed, limits: Partial<Limits> = {}): Promise<RpcFiles> {
+export async function rpcFiles(
+  backend: BackendName,
+  seed: Seed,
+  limits: Partial<Limits> = {},
+  server: Partial<NodeServerOptions> = {},
+): Promise<RpcFiles> {
   const fixture = await createFixture(backend, seed);
-  const server = await startTestServer(fixture.root, { fs: fixture.fs, limits });
-  const rpc = await RpcClient.connect(server);
+  const started = await startTestServer(fixture.root, { fs: fixture.fs, limits, ...server });
+  const rpc = await RpcClient.connect(started);
   return {
     ...fixture,
-    server,
+    server: started,
     rpc,
     async reply(command, args) {
       const { id, ...rest } = await rpc.call(command, args);
@@ -42,7 +47,7 @@ export async function rpcFiles(backend: BackendName, seed: Seed, limits: Partial
     },
     async cleanup() {
       await rpc.close();
-      await server.close();
+      await started.close();
       await fixture.cleanup();
     },
   };

@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BACKENDS, makeFifo, type Seed } from '../../support/backends.ts';
 import { failed, ok, rpcFiles, type RpcFiles } from './files-fixture.ts';
@@ -134,7 +135,8 @@ describe.each(BACKENDS)('/ws search_in_files (%s)', (backend) => {
   }
 
   it('answers the same from the search engine\'s content index once it is ready, and sees files written after it', async () => {
-    await setup({ 'src/deep/more.ts': 'let x = hello_there;' });
+    // Every change reaches the feed here (the writes go through the API), so the index may rule files out.
+    f = await rpcFiles(backend, { ...seed, 'src/deep/more.ts': 'let x = hello_there;' }, {}, { search: { changesAreSeen: true } });
     const queries = [
       { path: f.root, query: 'hello' },
       { path: f.root, query: 'HELLO', caseSensitive: true },
@@ -153,6 +155,18 @@ describe.each(BACKENDS)('/ws search_in_files (%s)', (backend) => {
       ok([match('src/new.ts', 1, 'say hello_there again', 10, 15), match('src/deep/more.ts', 1, 'let x = hello_there;', 14, 19)]),
     );
   });
+
+  if (backend === 'node') {
+    it('without a watcher a file changed on disk is still found: the index rules nothing out then', async () => {
+      await setup({ 'src/disk.ts': 'nothing here' });
+      f.server.search.start();
+      await f.server.search.settled();
+      writeFileSync(f.at('src/disk.ts'), 'now a needle_on_disk'); // behind the daemon's back (no watcher)
+      expect(await f.reply('search_in_files', { path: 'src', query: 'needle_on_disk' })).toEqual(
+        ok([match('src/disk.ts', 1, 'now a needle_on_disk', 6, 20)]),
+      );
+    });
+  }
 
   it('fails for a missing path and checks its arguments', async () => {
     await setup();

@@ -1,0 +1,78 @@
+/**
+ * /api/files/search over the search engine's live file list answers exactly as the disk walk: the list keeps some
+ * folders as names only (bower_components, jspm_packages, .pnpm-store, __pypackages__, .hg, .svn) which seed 000
+ * enters (it refuses only `.git` and `node_modules`), so while it holds one the disk walk answers (found by review).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { nodeApp, q, request, tempWorkspace, type TempWorkspace } from '../../support/workspace.ts';
+
+let ws: TempWorkspace | undefined;
+afterEach(async () => {
+  await ws?.cleanup();
+  ws = undefined;
+});
+
+const SEED = {
+  'a.txt': '',
+  'bower_components/jquery/jquery.js': '',
+  'jspm_packages/dep/dep.js': '',
+  '.pnpm-store/v3/pkg.json': '',
+  '__pypackages__/3.11/lib/mod.py': '',
+  '.hg/store/data.i': '',
+  '.svn/entries': '',
+  'node_modules/dep/index.js': '',
+};
+
+async function search(app: { fetch(r: Request): Promise<Response> }, query: string) {
+  const res = await app.fetch(request('/api/files/search' + q({ q: query, limit: 500 })));
+  return { status: res.status, body: await res.json() };
+}
+
+describe('/api/files/search: the list and the disk walk agree', () => {
+  it('lists files inside store folders other than node_modules with and without the ready list', async () => {
+    ws = await tempWorkspace(SEED);
+    const cold = nodeApp(ws.root); // no search started: the disk walk answers
+    const diskAnswer = await search(cold, '');
+    await cold.close();
+
+    const warm = nodeApp(ws.root, { search: { eager: true } });
+    await warm.search.settled();
+    expect(warm.search.readyFileList()).toBeDefined();
+    const listAnswer = await search(warm, '');
+    await warm.close();
+
+    // The disk walk finds the store folders' files (seed 000: only .git and node_modules are never entered).
+    expect(diskAnswer.body.files.map((f: { relPath: string }) => f.relPath)).toContain('bower_components/jquery/jquery.js');
+    expect(listAnswer).toEqual(diskAnswer);
+  });
+
+  it('a query for a file inside bower_components finds it both ways', async () => {
+    ws = await tempWorkspace(SEED);
+    const cold = nodeApp(ws.root);
+    const before = await search(cold, 'jquery');
+    await cold.close();
+    const warm = nodeApp(ws.root, { search: { eager: true } });
+    await warm.search.settled();
+    const after = await search(warm, 'jquery');
+    await warm.close();
+    expect(before.body.files.length).toBe(1);
+    expect(after).toEqual(before);
+  });
+});
+
+describe('/api/files/search from the live list', () => {
+  it('answers from the list (same body as the disk walk) once the tree holds no such folder, and sees API writes at once', async () => {
+    ws = await tempWorkspace({ 'a.txt': '', 'src/b.ts': '', 'node_modules/dep/index.js': '' });
+    const cold = nodeApp(ws.root);
+    const diskAnswer = await search(cold, '');
+    await cold.close();
+    const warm = nodeApp(ws.root, { search: { eager: true } });
+    await warm.search.settled();
+    expect(warm.search.readyFileList()?.coversBreadthFirstWalk()).toBe(true);
+    expect(await search(warm, '')).toEqual(diskAnswer);
+    const put = await warm.fetch(request('/api/file' + q({ path: 'src/new.ts' }), { method: 'PUT', body: JSON.stringify({ content: 'x' }) }));
+    expect(put.status).toBe(200);
+    expect((await search(warm, 'new')).body.files.map((f: { relPath: string }) => f.relPath)).toEqual(['src/new.ts']);
+    await warm.close();
+  });
+});
