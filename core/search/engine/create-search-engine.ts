@@ -37,10 +37,11 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   let parts: Promise<EngineParts> | undefined;
   let started: EngineParts | undefined;
   let closed = false;
+  const shutdown = new AbortController();
 
   function start(): Promise<EngineParts> {
     if (closed) return Promise.reject(new WorkspaceError('not-implemented', 'search has been shut down'));
-    parts ??= startEngineParts(options).then((value) => {
+    parts ??= startEngineParts(options, shutdown.signal).then((value) => {
       started = value;
       if (closed) void value.close();
       return value;
@@ -130,6 +131,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     },
     async close() {
       closed = true;
+      shutdown.abort();
       sets.clear();
       if (parts !== undefined) await (await parts.catch(() => undefined))?.close();
     },

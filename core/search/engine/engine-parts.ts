@@ -51,10 +51,12 @@ export interface EngineParts {
   close(): Promise<void>;
 }
 
-export async function startEngineParts(options: SearchEngineOptions): Promise<EngineParts> {
+/** `signal` aborts the first walk (shutdown during start-up): the parts then start with nothing to do. */
+export async function startEngineParts(options: SearchEngineOptions, signal: AbortSignal): Promise<EngineParts> {
   const root = await options.root();
   const exclude = await options.exclude();
   const fileList = createFileList({ fs: options.fs, root, changes: options.changes, exclude });
+  signal.addEventListener('abort', () => fileList.close(), { once: true });
   const read = (file: { absolutePath: string }) => readSearchable(options.fs, file.absolutePath);
   const log = options.log;
   const now = options.now ?? Date.now;
@@ -63,7 +65,7 @@ export async function startEngineParts(options: SearchEngineOptions): Promise<En
   let unsubscribe: (() => void) | undefined;
   // The index starts from the first walk's files: before it ends, the list has none to give.
   await fileList.ready;
-  if (options.index !== false && fileList.isReady) {
+  if (options.index !== false && fileList.isReady && !signal.aborted) {
     const startedAt = now();
     const progress = progressLine(log, startedAt, now);
     index = createContentIndex({
@@ -87,8 +89,13 @@ export async function startEngineParts(options: SearchEngineOptions): Promise<En
       if (bytes === undefined) throw new Error(`${path} is gone`);
       return bytes;
     },
-    // Without parsers (memory backend, Workers) definitions come from the line heuristics alone.
-    ...(options.parsers === undefined ? { symbolsOf: async (path, text) => heuristicSymbols(path, text) } : { parsers: options.parsers }),
+    // Node parses in a worker (options.symbolsOf); else in-process with the parsers; without either (memory
+    // backend, Workers) definitions come from the line heuristics alone.
+    ...(options.symbolsOf !== undefined
+      ? { symbolsOf: options.symbolsOf }
+      : options.parsers === undefined
+        ? { symbolsOf: async (path: string, text: string) => heuristicSymbols(path, text) }
+        : { parsers: options.parsers }),
     maxSymbols: BACKGROUND_SYMBOLS,
   });
   // The background pass after the content index's first build: both want the same cores.

@@ -108,6 +108,7 @@ export function createFileList(options: FileListOptions): FileList {
         indexLink(into, relPath, entry);
       },
       onFolder: (node) => void into.folders.set(node.relPath, node),
+      stopped: () => closed,
     };
   }
 

@@ -30,6 +30,8 @@ export interface TreeContext {
   onFile(file: ListedFile): void;
   onLink(relPath: string, entry: Extract<TreeEntry, { kind: 'link' }>): void;
   onFolder(node: FolderNode): void;
+  /** True once the list is closed: a walk still running stops reading (shutdown never waits for a whole tree). */
+  stopped?(): boolean;
 }
 
 export function newFolderNode(ctx: TreeContext, relPath: string, ignored: boolean): FolderNode {
@@ -43,6 +45,7 @@ export async function readSubtree(ctx: TreeContext, node: FolderNode): Promise<v
   let active = 0;
   await new Promise<void>((resolve, reject) => {
     const pump = () => {
+      if (ctx.stopped?.()) next = queue.length; // what is queued is dropped; folders being read finish
       while (active < FOLDERS_AT_ONCE && next < queue.length) {
         const folder = queue[next]!;
         queue[next++] = undefined;
