@@ -64,7 +64,13 @@ export async function startEngineParts(options: SearchEngineOptions, signal: Abo
   let index: ContentIndex | undefined;
   let unsubscribe: (() => void) | undefined;
   // The index starts from the first walk's files: before it ends, the list has none to give.
+  const walkStartedAt = now();
+  log?.('workspace-api: listing the workspace for search…');
   await fileList.ready;
+  if (fileList.isReady && !signal.aborted) {
+    const count = fileList.files({ includeIgnored: true }).length;
+    log?.(`workspace-api: listed ${count} files in ${((now() - walkStartedAt) / 1000).toFixed(1)} s`);
+  }
   if (options.index !== false && fileList.isReady && !signal.aborted) {
     const startedAt = now();
     const progress = progressLine(log, startedAt, now);
