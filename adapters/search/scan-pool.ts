@@ -4,7 +4,8 @@
  * read and match at once (./scan-worker.ts), and the daemon's event loop stays free.
  *
  * - Workers: `os.availableParallelism()`, at least 1, at most 4; started on the first scan and reused (a start
- *   costs ~250 ms), one reused read buffer each.
+ *   costs ~250 ms), one reused read buffer each. A worker idle for `idleMs` is terminated (each is an isolate of
+ *   ~15–30 MiB resident, and searches come in bursts); the next scan starts workers again.
  * - Files go out in batches (a few hundred files or a few MiB each), handed to whichever worker is free, so a
  *   batch of big files on one worker does not leave the other idle; several scans share the queue in turn.
  * - A scan past its `deadlineMs`, or whose `signal` aborts, is stopped by terminating the workers busy with its
@@ -22,19 +23,24 @@ import { startTsWorker } from './start-ts-worker.ts';
 export interface ScanPoolOptions {
   /** Worker threads (default: available parallelism, 1..4). */
   workers?: number;
+  /** Terminate a worker after this long without a batch, ms (default 30 000). */
+  idleMs?: number;
 }
 
 export interface ScanPool extends TextScanner {
   /** Terminates the workers; scans still running fail. */
   close(): Promise<void>;
+  /** Worker threads alive now. */
+  readonly workerCount: number;
 }
 
+const DEFAULT_IDLE_MS = 30_000;
 const BATCH_FILES = 256;
 const BATCH_BYTES = 4 * 1024 * 1024;
 const WORKER_ENTRY = new URL('./scan-worker.ts', import.meta.url);
 
 export function createScanPool(options: ScanPoolOptions = {}): ScanPool {
-  return new WorkerScanPool(options.workers ?? Math.min(4, Math.max(1, availableParallelism())));
+  return new WorkerScanPool(options.workers ?? Math.min(4, Math.max(1, availableParallelism())), options.idleMs ?? DEFAULT_IDLE_MS);
 }
 
 interface Batch {
@@ -45,6 +51,8 @@ interface Batch {
 interface PoolWorker {
   worker: Worker;
   batch: Batch | undefined;
+  /** Set while the worker is idle: terminates it after the pool's idleMs. */
+  idleTimer: ReturnType<typeof setTimeout> | undefined;
 }
 
 interface ActiveScan {
@@ -62,7 +70,14 @@ class WorkerScanPool implements ScanPool {
   private nextScanId = 1;
   private closed = false;
 
-  constructor(private readonly size: number) {}
+  constructor(
+    private readonly size: number,
+    private readonly idleMs: number,
+  ) {}
+
+  get workerCount(): number {
+    return this.workers.length;
+  }
 
   scan(request: ScanRequest): Promise<Map<string, FileTextMatch>> {
     if (this.closed) return Promise.reject(new Error('the scan pool is closed'));
@@ -105,6 +120,7 @@ class WorkerScanPool implements ScanPool {
   async close(): Promise<void> {
     this.closed = true;
     for (const scan of [...this.scans]) scan.settle(new Error('the scan pool is closed'));
+    for (const entry of this.workers) clearTimeout(entry.idleTimer);
     await Promise.all(this.workers.splice(0).map(({ worker }) => worker.terminate()));
   }
 
@@ -117,6 +133,8 @@ class WorkerScanPool implements ScanPool {
         idle = this.startWorker();
       }
       const batch = this.queue.shift()!;
+      clearTimeout(idle.idleTimer);
+      idle.idleTimer = undefined;
       idle.batch = batch;
       idle.worker.ref();
       idle.worker.postMessage(batch.message);
@@ -124,7 +142,7 @@ class WorkerScanPool implements ScanPool {
   }
 
   private startWorker(): PoolWorker {
-    const entry: PoolWorker = { worker: startTsWorker(WORKER_ENTRY), batch: undefined };
+    const entry: PoolWorker = { worker: startTsWorker(WORKER_ENTRY), batch: undefined, idleTimer: undefined };
     entry.worker.on('message', (reply: ScanReplyMessage) => this.finished(entry, reply));
     // A worker that dies (an error thrown outside the message handler, out of memory) fails its scan.
     const lost = (error: unknown) => {
@@ -151,6 +169,17 @@ class WorkerScanPool implements ScanPool {
       }
     }
     this.dispatch();
+    if (entry.batch === undefined && this.workers.includes(entry)) this.armIdleTimer(entry);
+  }
+
+  private armIdleTimer(entry: PoolWorker): void {
+    clearTimeout(entry.idleTimer);
+    entry.idleTimer = setTimeout(() => {
+      entry.idleTimer = undefined;
+      if (entry.batch !== undefined || !this.remove(entry)) return;
+      void entry.worker.terminate();
+    }, this.idleMs);
+    entry.idleTimer.unref(); // an idle pool never keeps the process alive
   }
 
   /** Drops a failed scan's queued batches and terminates the workers still busy with it. */
@@ -167,6 +196,8 @@ class WorkerScanPool implements ScanPool {
     const at = this.workers.indexOf(entry);
     if (at < 0) return false;
     this.workers.splice(at, 1);
+    clearTimeout(entry.idleTimer);
+    entry.idleTimer = undefined;
     return true;
   }
 }

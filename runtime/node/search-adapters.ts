@@ -1,9 +1,10 @@
 /**
- * The search engine's Node parts: scanning and index building on worker threads, the index cached on disk
- * outside the workspace, and the tree-sitter parsers. Built by the Node server; the workers start lazily and
- * `close` terminates them.
+ * The search engine's Node parts: scanning, index building and symbol parsing on worker threads, the index
+ * cached on disk outside the workspace, and the tree-sitter parsers. Built by the Node server; the workers start
+ * lazily, end when idle, and `close` terminates them.
  */
 import { createIndexBuildPool } from '../../adapters/search/index-build-pool.ts';
+import { createParsePool } from '../../adapters/search/parse-pool.ts';
 import { DiskIndexStore } from '../../adapters/search/index-store-disk.ts';
 import { createScanPool } from '../../adapters/search/scan-pool.ts';
 import { TreeSitterParsers } from '../../adapters/search/tree-sitter-parsers.ts';
@@ -26,10 +27,13 @@ export function nodeSearchAdapters(
   options: NodeSearchOptions,
 ): { adapters: SearchAdapters & { eager?: boolean }; close(): Promise<void> } {
   const scanner = createScanPool();
+  const parsePool = createParsePool();
   const store = options.persist && !options.noIndex ? new DiskIndexStore({ root, dir: options.indexDir }) : undefined;
   const adapters: SearchAdapters & { eager?: boolean } = {
     scanner,
     indexBuilder: createIndexBuildPool(store === undefined ? {} : { store }),
+    // Symbols parse in the pool's worker; `parsers` stays for the `ast` mode, which parses in-process on demand.
+    symbolsOf: parsePool.symbolsOf,
     parsers: new TreeSitterParsers(),
     ...(store === undefined ? {} : { indexStore: store }),
     ...(options.noIndex ? { index: false } : {}),
@@ -37,5 +41,5 @@ export function nodeSearchAdapters(
     ...(options.log === undefined ? {} : { log: options.log }),
     ...(options.eager ? { eager: true } : {}),
   };
-  return { adapters, close: () => scanner.close() };
+  return { adapters, close: async () => void (await Promise.all([scanner.close(), parsePool.close()])) };
 }

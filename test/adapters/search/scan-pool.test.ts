@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { rm, symlink, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScanPool, type ScanPool } from '../../../adapters/search/scan-pool.ts';
@@ -6,6 +7,7 @@ import type { FindQuery } from '../../../core/search/text/find-query.ts';
 import { createFsScanner } from '../../../core/search/text/scanner.ts';
 import { WorkspaceError } from '../../../runtime/errors/workspace-error.ts';
 import { buildTree, type BuiltTree } from '../../support/backends.ts';
+import { waitFor } from '../../support/processes.ts';
 import { EXPECTED_WIDGET, SCAN_PATHS, SCAN_SEED, targets } from '../../core/search/text/scan-fixture.ts';
 
 const query = (pattern: string, options: Partial<FindQuery> = {}): FindQuery => ({ pattern, literal: false, caseSensitive: false, word: false, ...options });
@@ -75,6 +77,36 @@ describe('createScanPool', () => {
     } finally {
       await slowTree.cleanup();
     }
+  });
+
+  it('terminates workers idle for idleMs; a later scan starts them again', async () => {
+    const idle = createScanPool({ workers: 2, idleMs: 150 });
+    try {
+      const files = await targets(tree, [...SCAN_PATHS, ...Array.from({ length: 700 }, (_, i) => `many/f${String(i).padStart(3, '0')}.txt`)]);
+      const first = [...(await idle.scan({ query: query('needle'), files }))];
+      expect(first).toHaveLength(100);
+      // The worker that answered last has just armed its timer; the other may already be gone on a loaded machine.
+      expect(idle.workerCount).toBeGreaterThanOrEqual(1);
+      await waitFor(() => idle.workerCount === 0, { what: 'the idle scan workers to end' });
+      expect([...(await idle.scan({ query: query('needle'), files }))]).toEqual(first);
+      expect(idle.workerCount).toBeGreaterThanOrEqual(1);
+    } finally {
+      await idle.close();
+    }
+    expect(idle.workerCount).toBe(0);
+  });
+
+  it('an idle pool does not keep the process alive (its idle timers and workers are unref’d)', async () => {
+    // One scan through a pool with a 10-minute idle time, never closed: the process must exit by itself.
+    const script = [
+      `import { createScanPool } from ${JSON.stringify(new URL('../../../adapters/search/scan-pool.ts', import.meta.url).href)};`,
+      'const pool = createScanPool({ workers: 1, idleMs: 600_000 });',
+      `const files = [{ path: 'z/last.txt', absolutePath: ${JSON.stringify(`${tree.root}/z/last.txt`)}, size: 19 }];`,
+      "const found = await pool.scan({ query: { pattern: 'widget', literal: true, caseSensitive: false, word: false }, files });",
+      'console.log(JSON.stringify([pool.workerCount, [...found.keys()]]));',
+    ].join('\n');
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 15_000 });
+    expect(JSON.parse(stdout)).toEqual([1, ['z/last.txt']]);
   });
 
   it('fails scans once closed', async () => {

@@ -1,0 +1,145 @@
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import type { Worker } from 'node:worker_threads';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createParsePool, type ParsePool } from '../../../adapters/search/parse-pool.ts';
+import { TreeSitterParsers } from '../../../adapters/search/tree-sitter-parsers.ts';
+import { fileSymbols } from '../../../core/search/symbols/file-symbols.ts';
+import { waitFor } from '../../support/processes.ts';
+
+const FIXTURE = new URL('../../fixtures/search-repo/', import.meta.url);
+/** Parsed by a grammar (C through the C++ one, TS, TSX, JS, Python, Go, Rust, Java), by line heuristics (Ruby), not at all (Markdown). */
+const FIXTURE_FILES = [
+  'c/ring.c',
+  'c/ring.h',
+  'cpp/shapes.cpp',
+  'src/widgets.ts',
+  'src/app.tsx',
+  'src/legacy.js',
+  'py/inventory.py',
+  'go/main.go',
+  'rust/src/lib.rs',
+  'java/src/main/java/com/example/WidgetService.java',
+  'scripts/deploy.rb',
+  'README.md',
+];
+const fixtureText = (path: string) => readFile(new URL(path, FIXTURE), 'utf8');
+const inProcess = fileSymbols(new TreeSitterParsers());
+
+/** A pool whose workers the test can see: each started worker, and whether it has exited. */
+function observedPool(idleMs?: number): { pool: ParsePool; workers: Worker[]; exited: Set<Worker> } {
+  const workers: Worker[] = [];
+  const exited = new Set<Worker>();
+  const pool = createParsePool({
+    ...(idleMs === undefined ? {} : { idleMs }),
+    onWorkerStart: (worker) => {
+      workers.push(worker);
+      worker.once('exit', () => exited.add(worker));
+    },
+  });
+  return { pool, workers, exited };
+}
+
+/** Real worker threads running the real tree-sitter WASM over the fixture repository. */
+describe('createParsePool', () => {
+  const pools: ParsePool[] = [];
+  afterAll(() => Promise.all(pools.map((pool) => pool.close())));
+
+  it('answers exactly what fileSymbols with in-process parsers answers, in request order', async () => {
+    const { pool, workers } = observedPool();
+    pools.push(pool);
+    const texts = await Promise.all(FIXTURE_FILES.map(fixtureText));
+    const expected = await Promise.all(FIXTURE_FILES.map((path, i) => inProcess(path, texts[i]!)));
+    // The fixtures hold real definitions (the comparison is not of empty lists), and README.md is no source.
+    expect(expected.filter((defs) => defs.length > 0)).toHaveLength(FIXTURE_FILES.length - 1);
+    expect(expected.at(-1)).toEqual([]);
+    const order: string[] = [];
+    const answers = await Promise.all(
+      FIXTURE_FILES.map((path, i) => pool.symbolsOf(path, texts[i]!).then((defs) => (order.push(path), defs))),
+    );
+    expect(answers).toEqual(expected);
+    expect(order).toEqual(FIXTURE_FILES);
+    // All of it on one worker, which stays for the next request.
+    expect(workers).toHaveLength(1);
+    expect(pool.workerCount).toBe(1);
+  });
+
+  it('terminates the worker after idleMs without a request; the next request starts a fresh one', async () => {
+    const { pool, workers, exited } = observedPool(150);
+    pools.push(pool);
+    const text = await fixtureText('c/ring.c');
+    const expected = await inProcess('c/ring.c', text);
+    expect(await pool.symbolsOf('c/ring.c', text)).toEqual(expected);
+    expect(pool.workerCount).toBe(1);
+    await waitFor(() => exited.has(workers[0]!), { what: 'the idle worker to exit' });
+    expect(pool.workerCount).toBe(0);
+    expect(await pool.symbolsOf('c/ring.c', text)).toEqual(expected);
+    expect(workers).toHaveLength(2);
+    expect(workers[1]!.threadId).not.toBe(workers[0]!.threadId);
+    expect(pool.workerCount).toBe(1);
+  });
+
+  it('a request keeps the worker: the idle clock starts after the last answer', async () => {
+    const { pool, workers, exited } = observedPool(1000);
+    pools.push(pool);
+    const text = await fixtureText('src/widgets.ts');
+    const startedAt = Date.now();
+    for (let i = 0; i < 6; i++) {
+      await pool.symbolsOf('src/widgets.ts', text);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    // Longer than idleMs in all, never idleMs between two requests: still the first worker.
+    expect(Date.now() - startedAt).toBeGreaterThan(1000);
+    expect([workers.length, exited.size, pool.workerCount]).toEqual([1, 0, 1]);
+  });
+
+  it('a worker killed mid-request answers [] for that request, and the queued one runs on a fresh worker', async () => {
+    const { pool, workers, exited } = observedPool();
+    pools.push(pool);
+    const text = await fixtureText('go/main.go');
+    const expected = await inProcess('go/main.go', text);
+    const killed = pool.symbolsOf('go/main.go', text);
+    const queued = pool.symbolsOf('go/main.go', text);
+    await workers[0]!.terminate();
+    expect(await killed).toEqual([]);
+    expect(await queued).toEqual(expected);
+    expect(exited.has(workers[0]!)).toBe(true);
+    expect(workers).toHaveLength(2);
+    expect(await pool.symbolsOf('go/main.go', text)).toEqual(expected);
+  });
+
+  it('a parse that throws answers [] and the next request gets a fresh worker', async () => {
+    const { pool, workers } = observedPool();
+    pools.push(pool);
+    // A text that is not a string (the types forbid it) makes the worker's symbol extraction throw.
+    expect(await pool.symbolsOf('src/widgets.ts', 42 as unknown as string)).toEqual([]);
+    const text = await fixtureText('src/widgets.ts');
+    expect(await pool.symbolsOf('src/widgets.ts', text)).toEqual(await inProcess('src/widgets.ts', text));
+    expect(workers).toHaveLength(2);
+  });
+
+  it('close() answers pending requests [] and every later one, and ends the worker', async () => {
+    const { pool, workers, exited } = observedPool();
+    const text = await fixtureText('cpp/shapes.cpp');
+    const pending = [pool.symbolsOf('cpp/shapes.cpp', text), pool.symbolsOf('cpp/shapes.cpp', text)];
+    await pool.close();
+    expect(await Promise.all(pending)).toEqual([[], []]);
+    expect(await pool.symbolsOf('cpp/shapes.cpp', text)).toEqual([]);
+    expect(pool.workerCount).toBe(0);
+    expect(exited.has(workers[0]!)).toBe(true);
+    expect(workers).toHaveLength(1);
+  });
+
+  it('an idle pool does not keep the process alive (its timer and worker are unref’d)', async () => {
+    // A process that parses once through a pool with a 10-minute idle time and never closes it: it must exit by itself.
+    const script = [
+      `import { createParsePool } from ${JSON.stringify(new URL('../../../adapters/search/parse-pool.ts', import.meta.url).href)};`,
+      'const pool = createParsePool({ idleMs: 600_000 });',
+      "const defs = await pool.symbolsOf('a.ts', 'export function f() {}\\n');",
+      'console.log(JSON.stringify([pool.workerCount, defs.map((def) => def.name)]));',
+    ].join('\n');
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 15_000 });
+    expect(JSON.parse(stdout)).toEqual([1, ['f']]);
+  });
+});
