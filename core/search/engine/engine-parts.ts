@@ -16,17 +16,17 @@ import { heuristicSymbols } from '../symbols/heuristic-symbols.ts';
 import { SymbolIndex } from '../symbols/symbol-index.ts';
 
 /**
- * Symbols the background pass keeps (~430 B each for C, ~950 B for JavaScript: 17–38 MiB): whole repositories
+ * Symbols the background pass keeps (~430 B each for C, ~950 B for JavaScript: 8–19 MiB): whole repositories
  * of ordinary size; a kernel-sized tree stops there and the rest is parsed on demand (def and refs parse the
  * files holding the name).
  */
-const BACKGROUND_SYMBOLS = 40_000;
+const BACKGROUND_SYMBOLS = 20_000;
 /**
- * The BM25 index's budget (~3.3 KiB a file of code: ~15 000 files, docs first) and the texts it keeps for line
+ * The BM25 index's budget (~3.3 KiB a file of code: ~5 000 files, docs first) and the texts it keeps for line
  * picking (the rest are re-read when they rank). Measured so the daemon with everything loaded stays near 300 MiB
  * on the kernel tree (bench/search-engine.bench.ts).
  */
-const PROSE_BYTES = 48 * 1024 * 1024;
+const PROSE_BYTES = 16 * 1024 * 1024;
 const PROSE_TEXT_BYTES = 8 * 1024 * 1024;
 
 export interface EngineParts {
