@@ -8,6 +8,7 @@
  * app (the Node one with node:fs, not our adapter).
  */
 import { execFileSync } from 'node:child_process';
+import { afterEach } from 'vitest';
 import { lstat, readdir, readFile, readlink, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
@@ -171,4 +172,18 @@ export async function failure(call: Promise<unknown>): Promise<{ code: string; s
 /** A FIFO on the real disk (Node has no mkfifo API; the coreutils one is on every Debian image). */
 export function makeFifo(path: string): void {
   execFileSync('mkfifo', [path]);
+}
+
+/** A `build(seed)` for a describe block: each tree it builds is cleaned up after its test. */
+export function treesFor(backend: BackendName): (seed: Seed) => Promise<BuiltTree> {
+  let trees: BuiltTree[] = [];
+  afterEach(async () => {
+    await Promise.all(trees.map((tree) => tree.cleanup()));
+    trees = [];
+  });
+  return async (seed) => {
+    const tree = await buildTree(backend, seed);
+    trees.push(tree);
+    return tree;
+  };
 }

@@ -1,25 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FileSystem } from '../../../adapters/fs/file-system.ts';
 import { MemoryFileSystem } from '../../../adapters/fs/memory-file-system.ts';
 import { MAX_LINE_TEXT, searchInFiles, type SearchInFilesOptions } from '../../../core/content-search/search-in-files.ts';
 import { WorkspaceError } from '../../../runtime/errors/workspace-error.ts';
-import { BACKENDS, buildTree, type BuiltTree, type Seed } from '../../support/backends.ts';
+import { BACKENDS, treesFor, type Seed } from '../../support/backends.ts';
 import { instrumented } from '../tree-ops/faulty-file-system.ts';
 
 /** [line, text, start, end] per match (the file is always the one searched). */
 type Hit = [number, string, number, number];
 
 describe.each(BACKENDS)('searchInFiles (%s)', (backend) => {
-  let trees: BuiltTree[] = [];
-  afterEach(async () => {
-    await Promise.all(trees.map((tree) => tree.cleanup()));
-    trees = [];
-  });
-  const build = async (seed: Seed) => {
-    const tree = await buildTree(backend, seed);
-    trees.push(tree);
-    return tree;
-  };
+  const build = treesFor(backend);
 
   /** Searches one file holding `content` and returns its hits. */
   async function hits(content: string | Uint8Array, options: SearchInFilesOptions): Promise<Hit[]> {

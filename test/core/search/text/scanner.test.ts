@@ -1,25 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_SEARCHED_FILE_BYTES } from '../../../../core/search/answer.ts';
 import type { FindQuery } from '../../../../core/search/text/find-query.ts';
 import { createFsScanner } from '../../../../core/search/text/scanner.ts';
 import { WorkspaceError } from '../../../../runtime/errors/workspace-error.ts';
-import { BACKENDS, buildTree, type BuiltTree, type Seed } from '../../../support/backends.ts';
+import { BACKENDS, treesFor, type Seed } from '../../../support/backends.ts';
 import { EXPECTED_WIDGET, SCAN_PATHS, SCAN_SEED, targets } from './scan-fixture.ts';
 
 const TEXT = [{ kind: 'text' }];
 const query = (pattern: string, options: Partial<FindQuery> = {}): FindQuery => ({ pattern, literal: false, caseSensitive: false, word: false, ...options });
 
 describe.each(BACKENDS)('createFsScanner (%s)', (backend) => {
-  let trees: BuiltTree[] = [];
-  afterEach(async () => {
-    await Promise.all(trees.map((tree) => tree.cleanup()));
-    trees = [];
-  });
-  const build = async (seed: Seed) => {
-    const tree = await buildTree(backend, seed);
-    trees.push(tree);
-    return tree;
-  };
+  const build = treesFor(backend);
 
   it('answers the files with hits, keyed by path, in the order of the list; binary and big files skipped', async () => {
     const tree = await build(SCAN_SEED);
