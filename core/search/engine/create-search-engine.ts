@@ -38,10 +38,11 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   let started: EngineParts | undefined;
   let closed = false;
   const shutdown = new AbortController();
+  let running = 0;
 
   function start(): Promise<EngineParts> {
     if (closed) return Promise.reject(new WorkspaceError('not-implemented', 'search has been shut down'));
-    parts ??= startEngineParts(options, shutdown.signal).then((value) => {
+    parts ??= startEngineParts({ searchesRunning: () => running, ...options }, shutdown.signal).then((value) => {
       started = value;
       if (closed) void value.close();
       return value;
@@ -84,30 +85,39 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     return { state: 'fresh', ageMs: 0 };
   }
 
+  async function searchPage(request: SearchRequest): Promise<SearchAnswer> {
+    const identity = queryIdentity(request);
+    let offset = 0;
+    if (request.after !== undefined) {
+      const opened = cursors.open(request.after, identity);
+      if (opened === undefined) {
+        throw new WorkspaceError('bad-request', 'invalid after: not a cursor this server issued for this query');
+      }
+      offset = opened;
+    }
+    const engine = await start();
+    await engine.fileList.ready;
+    if (!engine.fileList.isReady) throw new WorkspaceError('not-found', 'the workspace root cannot be read');
+    await caughtUp(engine.fileList);
+    const set = await resultSet(engine, request, identity);
+    const page = takePage(set.groups, Math.min(offset, set.groups.length), request.limit);
+    await decorateContext(set.mode, page.groups, engine.symbols, engine.fileList);
+    const cursor = page.next < set.groups.length ? cursors.issue(identity, page.next) : undefined;
+    return answerPage(set, page, cursor, freshness(engine));
+  }
+
   return {
     start() {
       start().catch(() => {}); // a failure is the next search's to report
     },
     readyFileList: () => (started?.fileList.isReady ? started.fileList : undefined),
     async search(request): Promise<SearchAnswer> {
-      const identity = queryIdentity(request);
-      let offset = 0;
-      if (request.after !== undefined) {
-        const opened = cursors.open(request.after, identity);
-        if (opened === undefined) {
-          throw new WorkspaceError('bad-request', 'invalid after: not a cursor this server issued for this query');
-        }
-        offset = opened;
+      running++;
+      try {
+        return await searchPage(request);
+      } finally {
+        running--;
       }
-      const engine = await start();
-      await engine.fileList.ready;
-      if (!engine.fileList.isReady) throw new WorkspaceError('not-found', 'the workspace root cannot be read');
-      await caughtUp(engine.fileList);
-      const set = await resultSet(engine, request, identity);
-      const page = takePage(set.groups, Math.min(offset, set.groups.length), request.limit);
-      await decorateContext(set.mode, page.groups, engine.symbols, engine.fileList);
-      const cursor = page.next < set.groups.length ? cursors.issue(identity, page.next) : undefined;
-      return answerPage(set, page, cursor, freshness(engine));
     },
     async mayHoldMatch(query) {
       const engine = started;

@@ -86,7 +86,16 @@ export async function startEngineParts(options: SearchEngineOptions, signal: Abo
     unsubscribe = fileList.onChange((events) => feedIndex(contentIndex, events));
   }
   const prose = createProseIndex({ maxBytes: PROSE_BYTES, maxTextBytes: PROSE_TEXT_BYTES });
-  const proseFeed = fileList.isReady ? feedProseIndex(prose, fileList, read, { fullAt: PROSE_BYTES * 0.98 }) : undefined;
+  const indexBuilt = index?.settled() ?? Promise.resolve();
+  const proseFeed = fileList.isReady
+    ? feedProseIndex(prose, fileList, read, {
+        fullAt: PROSE_BYTES * 0.98,
+        mayRun: async () => {
+          await indexBuilt;
+          while (options.searchesRunning?.() ?? 0) await new Promise((resolve) => setTimeout(resolve, 20));
+        },
+      })
+    : undefined;
   const symbols = new SymbolIndex({
     files: () => fileList.files({ includeIgnored: false }),
     read: async (path) => {
@@ -105,7 +114,7 @@ export async function startEngineParts(options: SearchEngineOptions, signal: Abo
     maxSymbols: BACKGROUND_SYMBOLS,
   });
   // The background pass after the content index's first build: both want the same cores.
-  const symbolPass = fileList.isReady ? (index?.settled() ?? Promise.resolve()).then(() => symbols.start()).catch(() => {}) : Promise.resolve();
+  const symbolPass = fileList.isReady ? indexBuilt.then(() => symbols.start()).catch(() => {}) : Promise.resolve();
   return {
     root,
     fileList,

@@ -52,6 +52,8 @@ export interface SearchEngineOptions extends SearchAdapters {
    */
   changesAreSeen: boolean;
   now?: () => number;
+  /** How many searches are running (the engine's own count; background feeds give way to them). */
+  searchesRunning?: () => number;
 }
 
 export interface SearchEngine {

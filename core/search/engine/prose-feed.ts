@@ -1,7 +1,8 @@
 /**
  * Keeps the prose (BM25) index fed from the live file list: every non-ignored text file, docs first (a capped
  * index keeps what it took first), then code; afterwards each change the list reports. Reading and tokenizing
- * run in slices that yield to the event loop, so requests stay answered during the first pass.
+ * run in slices that yield to the event loop, so requests stay answered during the first pass, and wait while the
+ * content index builds or a search runs (`mayRun`): the first searches of a fresh daemon get the cores.
  */
 import type { FileList } from '../file-list/file-list.ts';
 import type { ListedFile } from '../file-list/listed-file.ts';
@@ -25,6 +26,8 @@ export interface ProseFeedOptions {
    * refused); later changes are still offered one by one.
    */
   fullAt?: number;
+  /** Resolves when the feed may go on: it waits for the content index's first build and for running searches. */
+  mayRun?: () => Promise<void>;
 }
 
 export function feedProseIndex(
@@ -74,6 +77,7 @@ export function feedProseIndex(
     running ??= (async () => {
       let sliceStart = Date.now();
       while (!closed && queue.size > 0) {
+        await options.mayRun?.();
         const [path, file] = queue.entries().next().value!;
         queue.delete(path);
         const ofFirstPass = firstPass.delete(path);
