@@ -1,8 +1,9 @@
 /**
  * The search engine: starts its parts once, answers one page of a query at a time (core/search/search-engine.ts
  * says what the parts are). A query's whole ranked set is computed once and kept while the workspace is
- * unchanged (the file list's generation), so its pages never overlap and agree on `total`, `files` and
- * `partial`; the cursor carries only where a page stopped, signed for the query.
+ * unchanged (the file list's generation; a big one is recomputed instead, the ranking being deterministic), so
+ * its pages never overlap and agree on `total`, `files` and `partial`; the cursor carries only where a page
+ * stopped, signed for the query.
  */
 import { WorkspaceError } from '../../../runtime/errors/workspace-error.ts';
 import type { Freshness, SearchAnswer } from '../answer.ts';
@@ -25,6 +26,8 @@ import { runMode } from './run-mode.ts';
 
 /** Whole result sets kept for paging (a few queries paged at once by a few clients). */
 const CACHED_SETS = 16;
+/** Groups a set may hold and still be kept (about 1 KiB each with their hits). */
+const MAX_CACHED_GROUPS = 2000;
 const DEFAULT_SCAN_BUDGET_MS = 10_000;
 
 export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
@@ -70,7 +73,14 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       parsers: options.parsers,
     });
     sets.set(identity, { generation, epoch, set });
-    set.catch(() => sets.delete(identity));
+    set.then(
+      // A big set (a 2-character `files` query ranks most of a kernel tree) is not kept: memory, not order, is the
+      // issue — ranking is deterministic, so recomputing a page of an unchanged workspace gives the same pages.
+      (made) => {
+        if (made.groups.length > MAX_CACHED_GROUPS && sets.get(identity)?.set === set) sets.delete(identity);
+      },
+      () => sets.delete(identity),
+    );
     while (sets.size > CACHED_SETS) sets.delete(sets.keys().next().value!);
     return set;
   }
