@@ -48,6 +48,8 @@ export interface EngineParts {
   epoch(): number;
   /** A file's text bytes (≤ 1 MiB), or undefined when gone or too large. */
   read(file: { absolutePath: string }): Promise<Uint8Array | undefined>;
+  /** The same, decoded as UTF-8 (leniently): what the parsers and the prose line picker take. */
+  readText(file: { absolutePath: string }): Promise<string | undefined>;
   close(): Promise<void>;
 }
 
@@ -58,6 +60,7 @@ export async function startEngineParts(options: SearchEngineOptions, signal: Abo
   const fileList = createFileList({ fs: options.fs, root, changes: options.changes, exclude });
   signal.addEventListener('abort', () => fileList.close(), { once: true });
   const read = (file: { absolutePath: string }) => readSearchable(options.fs, file.absolutePath);
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   const log = options.log;
   const now = options.now ?? Date.now;
 
@@ -124,6 +127,10 @@ export async function startEngineParts(options: SearchEngineOptions, signal: Abo
     symbols,
     symbolPass,
     read,
+    readText: async (file) => {
+      const bytes = await read(file);
+      return bytes === undefined ? undefined : decoder.decode(bytes);
+    },
     epoch: () =>
       (index === undefined || index.status().state === 'ready' ? 1 : 0) +
       (proseFeed === undefined || proseFeed.firstPassDone ? 2 : 0) +

@@ -2,27 +2,23 @@
  * One query's whole ranked set, by mode (001-search.md "Modes"). Each mode is its own module under ../modes;
  * this file hands them the engine's parts.
  */
-import type { EmbeddingsStage } from '../prose/embeddings.ts';
-import { proseMode, type ProseStage } from '../modes/prose-mode.ts';
-import type { ParserAdapter } from '../symbols/syntax-tree.ts';
-import { filesMode } from '../modes/files-mode.ts';
-import { findMode, type FindStage } from '../modes/find-mode.ts';
-import type { ResultSet } from '../query/result-set.ts';
-import type { SearchRequest } from '../query/search-request.ts';
-import { compileFind, rewriteGrepEscapes } from '../text/find-query.ts';
-import type { TextScanner } from '../text/scanner.ts';
-import { isPhrase } from '../prose/classify-query.ts';
-import { scopeFiles, type EngineParts } from './engine-parts.ts';
-import { searchText } from './text-search.ts';
-import { classifyQuery } from '../prose/classify-query.ts';
-import { qMode, type QStage } from '../modes/q-mode.ts';
-import { textGroups } from '../modes/find-mode.ts';
-import { globMode } from '../modes/glob-mode.ts';
-import { countHits } from '../query/result-set.ts';
 import type { ListedFile } from '../file-list/listed-file.ts';
-import { defMode, refsMode, symMode, type SymbolStage } from '../modes/symbol-modes.ts';
 import { astMode, type AstStage } from '../modes/ast-mode.ts';
-import { textTargets } from './text-search.ts';
+import { filesMode } from '../modes/files-mode.ts';
+import { findMode, textGroups, type FindStage } from '../modes/find-mode.ts';
+import { globMode } from '../modes/glob-mode.ts';
+import { proseMode, type ProseStage } from '../modes/prose-mode.ts';
+import { qMode, type QStage } from '../modes/q-mode.ts';
+import { defMode, refsMode, symMode, type SymbolStage } from '../modes/symbol-modes.ts';
+import { classifyQuery, isPhrase } from '../prose/classify-query.ts';
+import type { EmbeddingsStage } from '../prose/embeddings.ts';
+import { countHits, type ResultSet } from '../query/result-set.ts';
+import type { SearchRequest } from '../query/search-request.ts';
+import type { ParserAdapter } from '../symbols/syntax-tree.ts';
+import { compileFind, rewriteGrepEscapes, type CompiledFind, type FindQuery } from '../text/find-query.ts';
+import type { TextScanner } from '../text/scanner.ts';
+import { scopeFiles, type EngineParts } from './engine-parts.ts';
+import { searchText, textTargets } from './text-search.ts';
 
 export interface ModeContext {
   engine: EngineParts;
@@ -41,7 +37,7 @@ export async function runMode(request: SearchRequest, context: ModeContext): Pro
     case 'find':
       return findMode(request.query, request, findStage(scope, context));
     case 'q':
-      return qMode(request.query, qStage(scope, request, context));
+      return qMode(request.query, qStage(scope, context));
     case 'def':
       return defMode(request.query, symbolStage(scope, context));
     case 'sym':
@@ -53,12 +49,16 @@ export async function runMode(request: SearchRequest, context: ModeContext): Pro
   }
 }
 
-function findStage(scope: Parameters<typeof searchText>[0], context: ModeContext): FindStage {
+/** The text matches of `query` over `scope` (the index's candidates when it is ready, else a scan). */
+function textIn(scope: readonly ListedFile[], context: ModeContext, query: FindQuery, compiled: CompiledFind = compileFind(query)) {
+  return searchText(scope, query, compiled, { scanner: context.scanner, index: context.engine.index, deadlineMs: context.deadlineMs });
+}
+
+function findStage(scope: readonly ListedFile[], context: ModeContext): FindStage {
   return {
     compile: compileFind,
     rewriteEscapes: rewriteGrepEscapes,
-    search: (query, compiled) =>
-      searchText(scope, query, compiled, { scanner: context.scanner, index: context.engine.index, deadlineMs: context.deadlineMs }),
+    search: (query, compiled) => textIn(scope, context, query, compiled),
     isPhrase,
     prose: (query) => proseMode(query, proseStage(context)),
   };
@@ -66,29 +66,25 @@ function findStage(scope: Parameters<typeof searchText>[0], context: ModeContext
 
 function proseStage(context: ModeContext): ProseStage {
   const { engine, filter } = context;
-  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   return {
     index: engine.prose,
     embeddings: context.embeddings,
     inScope: filter ?? (() => true),
     async readText(path) {
       const file = engine.fileList.get(path);
-      const bytes = file === undefined ? undefined : await engine.read(file);
-      return bytes === undefined ? undefined : decoder.decode(bytes);
+      return file === undefined ? undefined : engine.readText(file);
     },
   };
 }
 
-function qStage(scope: readonly ListedFile[], request: SearchRequest, context: ModeContext): QStage {
+function qStage(scope: readonly ListedFile[], context: ModeContext): QStage {
   const find = findStage(scope, context);
   return {
     classify: classifyQuery,
     files: (query) => filesMode(query, scope),
     glob: (query) => globMode(query, scope),
     async text(query, options) {
-      const asked = { pattern: query, literal: options.literal, word: options.word, caseSensitive: false };
-      const compiled = find.compile(asked);
-      const groups = textGroups(await find.search(asked, compiled));
+      const groups = textGroups(await textIn(scope, context, { pattern: query, literal: options.literal, word: options.word, caseSensitive: false }));
       const { total, partial } = countHits(groups);
       return { mode: 'q', groups, total, partial };
     },
@@ -105,15 +101,11 @@ function symbolStage(scope: readonly ListedFile[], context: ModeContext): Symbol
   return {
     symbols: context.engine.symbols,
     scope,
-    wordMatches(name, caseSensitive) {
-      const query = { pattern: name, literal: true, word: true, caseSensitive };
-      return searchText(scope, query, compileFind(query), { scanner: context.scanner, index: context.engine.index, deadlineMs: context.deadlineMs });
-    },
+    wordMatches: (name, caseSensitive) => textIn(scope, context, { pattern: name, literal: true, word: true, caseSensitive }),
   };
 }
 
 function astStage(scope: readonly ListedFile[], context: ModeContext): AstStage {
-  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   return {
     parsers: context.parsers,
     async candidates(words) {
@@ -121,9 +113,6 @@ function astStage(scope: readonly ListedFile[], context: ModeContext): AstStage 
       const wanted = new Set(targets.map((target) => target.path));
       return scope.filter((file) => wanted.has(file.path));
     },
-    async readText(file) {
-      const bytes = await context.engine.read(file);
-      return bytes === undefined ? undefined : decoder.decode(bytes);
-    },
+    readText: (file) => context.engine.readText(file),
   };
 }
