@@ -15,6 +15,11 @@ export interface BytePrefilter {
   fileMayMatch(bytes: Uint8Array, end: number): boolean;
   /** Lines holding a candidate, in order: the offset of the next candidate at or after `from`, or -1. */
   candidates(bytes: Uint8Array, end: number): CandidateCursor;
+  /**
+   * Whether the line `bytes[start, end)` (holding a candidate) also holds an alternative of every other clause:
+   * a match lies within one line, so false rules the line out before it is decoded.
+   */
+  lineMayMatch(bytes: Uint8Array, start: number, end: number): boolean;
 }
 
 export interface CandidateCursor {
@@ -35,11 +40,13 @@ export function bytePrefilter(required: readonly (readonly string[])[], caseSens
   // Single needles first: one pass each, and the first clause's needles are what candidate lines are found by.
   clauses.sort((a, b) => a.length - b.length || b[0]!.length - a[0]!.length);
   const [first, ...rest] = clauses as [ByteSearch[], ...ByteSearch[][]];
+  const holds = (clause: readonly ByteSearch[], bytes: Uint8Array, start: number, end: number) =>
+    clause.some((search) => search.indexIn(bytes, start, end) >= 0);
   return {
-    fileMayMatch(bytes, end) {
-      return [first, ...rest].every((clause) => clause.some((search) => search.indexIn(bytes, 0, end) >= 0));
-    },
+    // The first clause is found by `candidates` anyway: only the others are checked here.
+    fileMayMatch: (bytes, end) => rest.every((clause) => holds(clause, bytes, 0, end)),
     candidates: (bytes, end) => new Candidates(first, bytes, end),
+    lineMayMatch: (bytes, start, end) => rest.every((clause) => holds(clause, bytes, start, end)),
   };
 }
 

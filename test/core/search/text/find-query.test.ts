@@ -203,6 +203,25 @@ function referenceMatches(pattern: ReturnType<typeof compileSearchPattern>, line
   return false;
 }
 
+describe('compileFind: candidate lines of a file', () => {
+  it('finds exactly the matching lines and their numbers, whichever lines hold only some of the literals', () => {
+    const random = seededRandom(11);
+    const patterns = ['ab.*ba', 'ab\\w+x', 'x(ab|ba)', 'k_x', 'ba', '(?i)AB x'];
+    const pieces = ['ab', 'ba', 'x', 'k', '_', ' ', 'é', '\u212A', '\n', '\n', '\r\n'];
+    for (let round = 0; round < 300; round++) {
+      const pattern = patterns[round % patterns.length]!;
+      let text = '';
+      const length = Math.floor(random() * 40);
+      for (let i = 0; i < length; i++) text += pieces[Math.floor(random() * pieces.length)];
+      const query: FindQuery = { pattern, literal: false, caseSensitive: random() < 0.5, word: random() < 0.2 };
+      const reference = compileSearchPattern({ query: pattern, caseSensitive: query.caseSensitive, wholeWord: query.word, regex: true });
+      const expected = text.split('\n').flatMap((line, i) => (referenceMatches(reference, line.replace(/\r$/, '')) ? [i + 1] : []));
+      const hits = compileFind(query).matchBytes(encode(text))?.hits.map((hit) => hit.line) ?? [];
+      expect({ pattern, query, text, hits }).toEqual({ pattern, query, text, hits: expected });
+    }
+  });
+});
+
 describe('rewriteGrepEscapes', () => {
   it('drops the backslash of \\| \\+ \\? \\( \\) \\{ \\} and nothing else', () => {
     expect(rewriteGrepEscapes('foo\\|bar')).toBe('foo|bar');
