@@ -66,8 +66,8 @@ parentPort!.on('message', (message: BuildRunMessage) => {
     if (listedSize > MAX_SEARCHED_FILE_BYTES) flags[i] = FileFlags.skipped;
     else {
       const length = readFile(path);
-      flags[i] = indexFileBytes(length < 0 ? undefined : buffer, Math.max(0, length), collector, (trigrams, count) =>
-        builder.add(i, trigrams, count),
+      flags[i] = indexFileBytes(length < 0 ? undefined : buffer, Math.max(0, length), collector, (trigrams, masks, count) =>
+        builder.add(i, trigrams, masks, count),
       );
     }
     if ((i + 1) % PROGRESS_EVERY === 0) parentPort!.postMessage({ type: 'progress', run: message.run, done: i + 1 });

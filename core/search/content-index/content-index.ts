@@ -21,7 +21,7 @@ import { PostingsCache } from './postings-cache.ts';
 import { Shard } from './shard.ts';
 import { ShardBuilder } from './shard-builder.ts';
 import { mergeShards } from './shard-merge.ts';
-import { TrigramCollector } from './trigrams.ts';
+import { TrigramCollector, type SortedTrigrams } from './trigrams.ts';
 
 export type { IndexEntry } from './index-entry.ts';
 export type { IndexPlan } from './plan.ts';
@@ -123,7 +123,7 @@ export function createContentIndex(options: ContentIndexOptions): ContentIndex {
 class TrigramContentIndex implements ContentIndex {
   private readonly records = new Map<string, FileRecord>();
   private shards: Shard[] = [];
-  private readonly delta = new Map<number, Uint32Array>();
+  private readonly delta = new Map<number, SortedTrigrams>();
   private deltaTrigrams = 0;
   private nextId = 0;
   private readonly queue = new Map<string, IndexEntry | null>();
@@ -137,7 +137,8 @@ class TrigramContentIndex implements ContentIndex {
   private readonly universes = new WeakMap<readonly IndexEntry[], { generation: number; slots: Int32Array; fold: Uint8Array }>();
   private readonly builder: IndexBuilder;
   private readonly cache: PostingsCache;
-  private readonly collector = new TrigramCollector();
+  /** For the delta: made on demand and dropped once caught up (its mask table is 32 MiB once touched). */
+  private collector: TrigramCollector | undefined;
   private readonly abort = new AbortController();
   private readonly now: () => number;
   private work: Promise<void>;
@@ -209,7 +210,7 @@ class TrigramContentIndex implements ContentIndex {
     // The delta and the shard list are read before the first await: a flush moving files from one to the
     // other meanwhile must not hide them from this query.
     const marked = new Uint8Array(this.nextId);
-    for (const [id, trigrams] of this.delta) if (trigramSetMayMatch(trigrams, query)) marked[id] = 1;
+    for (const [id, { trigrams }] of this.delta) if (trigramSetMayMatch(trigrams, query)) marked[id] = 1;
     const shards = this.shards;
     const lists = await Promise.all(shards.map((shard) => shardCandidates(shard, query)));
     for (const ids of lists) for (let i = 0; i < ids.length; i++) marked[ids[i]!] = 1;
@@ -440,6 +441,7 @@ class TrigramContentIndex implements ContentIndex {
 
   private caughtUp(): void {
     this.lastCaughtUpAt = this.now();
+    this.collector = undefined;
     this.options.onProgress?.(this.status());
     const idle = this.idle;
     this.idle = undefined;
@@ -450,15 +452,16 @@ class TrigramContentIndex implements ContentIndex {
     const bytes = entry.size <= MAX_SEARCHED_FILE_BYTES ? await this.options.read(entry).catch(() => undefined) : undefined;
     const length = entry.size > MAX_SEARCHED_FILE_BYTES ? entry.size : (bytes?.length ?? 0);
     const id = this.nextId++;
-    let trigrams: Uint32Array | undefined;
-    const flags = indexFileBytes(bytes, length, this.collector, (_all, count) => {
-      trigrams = this.collector.sortedCopy(count);
+    let trigrams: SortedTrigrams | undefined;
+    const collector = (this.collector ??= new TrigramCollector());
+    const flags = indexFileBytes(bytes, length, collector, (_trigrams, _masks, count) => {
+      trigrams = collector.sortedCopy(count);
     });
     this.forget(entry.path);
     this.records.set(entry.path, { id, size: entry.size, version: entry.version, flags });
     if (trigrams !== undefined) {
       this.delta.set(id, trigrams);
-      this.deltaTrigrams += trigrams.length;
+      this.deltaTrigrams += trigrams.trigrams.length;
     }
   }
 
@@ -470,7 +473,7 @@ class TrigramContentIndex implements ContentIndex {
     const trigrams = this.delta.get(record.id);
     if (trigrams !== undefined) {
       this.delta.delete(record.id);
-      this.deltaTrigrams -= trigrams.length;
+      this.deltaTrigrams -= trigrams.trigrams.length;
     }
   }
 
@@ -481,8 +484,8 @@ class TrigramContentIndex implements ContentIndex {
     const span = ids[ids.length - 1]! - base + 1;
     const builder = new ShardBuilder();
     for (const id of ids) {
-      const trigrams = this.delta.get(id)!;
-      builder.add(id - base, trigrams, trigrams.length);
+      const { trigrams, masks } = this.delta.get(id)!;
+      builder.add(id - base, trigrams, masks, trigrams.length);
     }
     const bytes = builder.finish(base, span);
     builder.release();

@@ -65,13 +65,13 @@ export function indexFileBytes(
   bytes: Uint8Array | undefined,
   length: number,
   collector: TrigramCollector,
-  add: (trigrams: Uint32Array, count: number) => void,
+  add: (trigrams: Uint32Array, masks: Uint16Array, count: number) => void,
 ): number {
   if (length > MAX_SEARCHED_FILE_BYTES) return FileFlags.skipped;
   if (bytes === undefined) return FileFlags.unreadable;
   const collected = collector.collect(bytes, length);
   if (collected.binary) return FileFlags.skipped;
-  add(collector.trigrams, collected.count);
+  add(collector.trigrams, collector.masks, collected.count);
   return collected.foldVariant ? FileFlags.foldVariant : FileFlags.text;
 }
 
@@ -95,8 +95,8 @@ export function createInProcessBuilder(read: (entry: IndexEntry) => Promise<Uint
             let bytes: Uint8Array | undefined;
             if (entry.size <= MAX_SEARCHED_FILE_BYTES) bytes = await read(entry);
             const length = entry.size > MAX_SEARCHED_FILE_BYTES ? entry.size : (bytes?.length ?? 0);
-            flags[i] = indexFileBytes(bytes, length, collector, (trigrams, count) =>
-              builder.add(i - start, trigrams, count),
+            flags[i] = indexFileBytes(bytes, length, collector, (trigrams, masks, count) =>
+              builder.add(i - start, trigrams, masks, count),
             );
             if (Date.now() - sliceStart >= SLICE_MS) {
               onProgress(i + 1);

@@ -4,14 +4,16 @@
  * lookup's time, so a few MiB of decoded ids make a warm lookup several times faster. Cached arrays are shared:
  * callers must not modify them.
  */
+import type { Postings } from './postings.ts';
+
 export class PostingsCache {
-  private readonly lists = new Map<string, Uint32Array>();
+  private readonly lists = new Map<string, Postings>();
   private held = 0;
 
-  /** `budgetIds`: most ids held (4 bytes each). */
+  /** `budgetIds`: most ids held (6 bytes each, with their masks). */
   constructor(private readonly budgetIds: number) {}
 
-  get(key: string): Uint32Array | undefined {
+  get(key: string): Postings | undefined {
     const ids = this.lists.get(key);
     if (ids === undefined) return undefined;
     this.lists.delete(key);
@@ -19,14 +21,14 @@ export class PostingsCache {
     return ids;
   }
 
-  set(key: string, ids: Uint32Array): void {
-    if (ids.length > this.budgetIds / 4) return; // one huge list would evict everything else
-    this.lists.set(key, ids);
-    this.held += ids.length;
-    for (const [oldest, list] of this.lists) {
+  set(key: string, list: Postings): void {
+    if (list.ids.length > this.budgetIds / 4) return; // one huge list would evict everything else
+    this.lists.set(key, list);
+    this.held += list.ids.length;
+    for (const [oldest, kept] of this.lists) {
       if (this.held <= this.budgetIds) break;
       this.lists.delete(oldest);
-      this.held -= list.length;
+      this.held -= kept.ids.length;
     }
   }
 
@@ -35,7 +37,7 @@ export class PostingsCache {
     for (const [key, list] of this.lists) {
       if (!key.startsWith(prefix)) continue;
       this.lists.delete(key);
-      this.held -= list.length;
+      this.held -= list.ids.length;
     }
   }
 

@@ -1,11 +1,26 @@
 /**
- * Posting lists: ascending file ids, stored as varint gaps (each id minus the previous minus one, LEB128), so
- * the dense lists of common trigrams cost about a byte per file.
+ * Posting lists: ascending file ids, each with its GramMask (./trigrams.ts). An entry is the id's gap (the id
+ * minus the previous one minus one, LEB128) then the mask's two bytes, low first, so the dense lists of common
+ * trigrams cost about three bytes per file.
  */
 
+/** The bytes after each gap: the GramMask. */
+export const MASK_BYTES = 2;
+
+/** A decoded list: `masks[i]` belongs to `ids[i]`. */
+export interface Postings {
+  readonly ids: Uint32Array;
+  readonly masks: Uint16Array;
+}
+
+export const NO_POSTINGS: Postings = { ids: new Uint32Array(0), masks: new Uint16Array(0) };
+
 /** Decodes a list; ids are offset by `base` (the shard's first id). */
-export function decodePostings(bytes: Uint8Array, base: number): Uint32Array {
-  const ids = new Uint32Array(bytes.length);
+export function decodePostings(bytes: Uint8Array, base: number): Postings {
+  // Every entry is at least 1 + MASK_BYTES bytes.
+  const capacity = Math.floor(bytes.length / (1 + MASK_BYTES));
+  const ids = new Uint32Array(capacity);
+  const masks = new Uint16Array(capacity);
   let count = 0;
   let previous = -1;
   let i = 0;
@@ -19,9 +34,11 @@ export function decodePostings(bytes: Uint8Array, base: number): Uint32Array {
       shift += 7;
     }
     previous = previous + (gap >>> 0) + 1;
-    ids[count++] = previous + base;
+    ids[count] = previous + base;
+    masks[count++] = bytes[i]! | (bytes[i + 1]! << 8);
+    i += MASK_BYTES;
   }
-  return ids.subarray(0, count);
+  return { ids: ids.subarray(0, count), masks: masks.subarray(0, count) };
 }
 
 /** Sorted intersection of two ascending lists. */
@@ -69,4 +86,28 @@ export function unionSorted(a: Uint32Array, b: Uint32Array): Uint32Array {
   while (i < a.length) out[n++] = a[i++]!;
   while (j < b.length) out[n++] = b[j++]!;
   return out.subarray(0, n);
+}
+
+/** Sorted union of two lists with masks; an id in both (never, between shards) gets the OR of its masks. */
+export function unionPostings(a: Postings, b: Postings): Postings {
+  if (a.ids.length === 0) return b;
+  if (b.ids.length === 0) return a;
+  const ids = new Uint32Array(a.ids.length + b.ids.length);
+  const masks = new Uint16Array(ids.length);
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  while (i < a.ids.length || j < b.ids.length) {
+    const x = i < a.ids.length ? a.ids[i]! : Infinity;
+    const y = j < b.ids.length ? b.ids[j]! : Infinity;
+    if (x <= y) {
+      ids[n] = x;
+      masks[n] = a.masks[i++]! | (x === y ? b.masks[j++]! : 0);
+    } else {
+      ids[n] = y;
+      masks[n] = b.masks[j++]!;
+    }
+    n++;
+  }
+  return { ids: ids.subarray(0, n), masks: masks.subarray(0, n) };
 }

@@ -1,10 +1,12 @@
 /**
- * Builds one shard from files added in id order. Each file's distinct trigrams are appended to one flat array;
+ * Builds one shard from files added in id order. Each file's distinct trigrams (and their GramMasks, in a
+ * parallel array) are appended to one flat array;
  * `finish` turns them into posting lists with a counting sort over the whole trigram space (a dense 2^24 counter,
  * allocated once per builder and cleared through the list of trigrams seen), so a shard of millions of postings
  * costs a few linear passes and no per-trigram objects.
  */
 import { TRIGRAM_SPACE } from './trigrams.ts';
+import { MASK_BYTES } from './postings.ts';
 import { shardByteLength, writeShardHead } from './shard-format.ts';
 
 /**
@@ -18,7 +20,9 @@ const BULK_PAIRS = 1 << 24;
 export class ShardBuilder {
   private counts: Uint32Array | undefined;
   private pairs: Uint32Array;
+  private pairMasks: Uint16Array;
   private ids: Uint32Array | undefined;
+  private idMasks: Uint16Array | undefined;
   private pairCount = 0;
   /** Per added file: its local id and where its trigrams start in `pairs`. */
   private fileIds: number[] = [];
@@ -27,6 +31,7 @@ export class ShardBuilder {
   /** `bulk`: keep large scratch buffers across shards (see BULK_PAIRS); off for the occasional delta flush. */
   constructor(private readonly bulk = false) {
     this.pairs = new Uint32Array(bulk ? BULK_PAIRS : 1 << 16);
+    this.pairMasks = new Uint16Array(this.pairs.length);
   }
 
   /** Postings added since the last `finish`: a shard's memory while building is about 8 bytes each. */
@@ -34,16 +39,23 @@ export class ShardBuilder {
     return this.pairCount;
   }
 
-  /** Adds a file's distinct trigrams (`trigrams[0..count)`, any order); local ids must ascend. */
-  add(localId: number, trigrams: Uint32Array, count: number): void {
+  /**
+   * Adds a file's distinct trigrams (`trigrams[0..count)`, any order) with their GramMasks (`masks[i]` for
+   * `trigrams[i]`); local ids must ascend.
+   */
+  add(localId: number, trigrams: Uint32Array, masks: Uint16Array, count: number): void {
     if (this.pairCount + count > this.pairs.length) {
       let size = this.pairs.length * 2;
       while (size < this.pairCount + count) size *= 2;
       const bigger = new Uint32Array(size);
       bigger.set(this.pairs.subarray(0, this.pairCount));
       this.pairs = bigger;
+      const biggerMasks = new Uint16Array(size);
+      biggerMasks.set(this.pairMasks.subarray(0, this.pairCount));
+      this.pairMasks = biggerMasks;
     }
     this.pairs.set(trigrams.subarray(0, count), this.pairCount);
+    this.pairMasks.set(masks.subarray(0, count), this.pairCount);
     this.fileIds.push(localId);
     this.fileStarts.push(this.pairCount);
     this.pairCount += count;
@@ -72,23 +84,33 @@ export class ShardBuilder {
       counts[t] = starts[i]!;
     }
     starts[n] = at;
-    if (this.ids === undefined || this.ids.length < total) this.ids = new Uint32Array(this.bulk ? pairs.length : total);
+    if (this.ids === undefined || this.ids.length < total) {
+      this.ids = new Uint32Array(this.bulk ? pairs.length : total);
+      this.idMasks = new Uint16Array(this.ids.length);
+    }
     const ids = this.ids;
+    const idMasks = this.idMasks!;
+    const pairMasks = this.pairMasks;
     const files = this.fileIds.length;
     for (let f = 0; f < files; f++) {
       const id = this.fileIds[f]!;
       const end = f + 1 < files ? this.fileStarts[f + 1]! : total;
-      for (let p = this.fileStarts[f]!; p < end; p++) ids[counts[pairs[p]!]!++] = id;
+      for (let p = this.fileStarts[f]!; p < end; p++) {
+        const slot = counts[pairs[p]!]!++;
+        ids[slot] = id;
+        idMasks[slot] = pairMasks[p]!;
+      }
     }
     for (let i = 0; i < n; i++) counts[trigrams[i]!] = 0;
 
-    const out = encodeShard(base, span, trigrams, starts, ids);
+    const out = encodeShard(base, span, trigrams, starts, ids, idMasks);
     this.pairCount = 0;
     this.fileIds = [];
     this.fileStarts = [];
     if (!this.bulk) {
       this.ids = undefined;
-      if (this.pairs.length > 1 << 20) this.pairs = new Uint32Array(1 << 16);
+      this.idMasks = undefined;
+      if (this.pairs.length > 1 << 20) this.shrinkPairs();
     }
     return out;
   }
@@ -97,15 +119,29 @@ export class ShardBuilder {
   release(): void {
     this.counts = undefined;
     this.ids = undefined;
+    this.idMasks = undefined;
+    this.shrinkPairs();
+  }
+
+  private shrinkPairs(): void {
     this.pairs = new Uint32Array(1 << 16);
+    this.pairMasks = new Uint16Array(1 << 16);
   }
 }
 
 /**
  * A shard's bytes from its lists: trigram i (ascending) lists `ids[starts[i] .. starts[i + 1])`, ascending, local
- * to `base`. Exact varint sizes are computed first, so the shard is written once into a buffer of its final size.
+ * to `base`, each with its GramMask `masks[p]` (./postings.ts has the layout). Exact varint sizes are computed
+ * first, so the shard is written once into a buffer of its final size.
  */
-export function encodeShard(base: number, span: number, trigrams: Uint32Array, starts: Uint32Array, ids: Uint32Array): Uint8Array {
+export function encodeShard(
+  base: number,
+  span: number,
+  trigrams: Uint32Array,
+  starts: Uint32Array,
+  ids: Uint32Array,
+  masks: Uint16Array,
+): Uint8Array {
   const n = trigrams.length;
   const offsets = new Uint32Array(n + 1);
   let bytes = 0;
@@ -115,7 +151,7 @@ export function encodeShard(base: number, span: number, trigrams: Uint32Array, s
     for (let p = starts[i]!; p < starts[i + 1]!; p++) {
       const gap = ids[p]! - previous - 1;
       previous = ids[p]!;
-      bytes += gap < 0x80 ? 1 : gap < 0x4000 ? 2 : gap < 0x200000 ? 3 : gap < 0x10000000 ? 4 : 5;
+      bytes += MASK_BYTES + (gap < 0x80 ? 1 : gap < 0x4000 ? 2 : gap < 0x200000 ? 3 : gap < 0x10000000 ? 4 : 5);
     }
   }
   offsets[n] = bytes;
@@ -131,6 +167,9 @@ export function encodeShard(base: number, span: number, trigrams: Uint32Array, s
         gap >>>= 7;
       }
       out[w++] = gap;
+      const mask = masks[p]!;
+      out[w++] = mask & 0xff;
+      out[w++] = mask >>> 8;
     }
   }
   return out;

@@ -9,7 +9,8 @@
 import type { ByteSource } from './byte-source.ts';
 
 export const SHARD_MAGIC = 0x49545357; // "WSTI"
-export const SHARD_FORMAT = 1;
+/** 2: postings carry GramMasks. */
+export const SHARD_FORMAT = 2;
 export const SHARD_HEADER_BYTES = 24;
 
 export class CorruptIndexError extends Error {

@@ -4,7 +4,7 @@
  * any more dropped). Shard id ranges may interleave (a delta spans ids handed out around a bulk build), so lists
  * are merged as sorted sets, not concatenated.
  */
-import { unionSorted } from './postings.ts';
+import { unionPostings, type Postings } from './postings.ts';
 import type { Shard } from './shard.ts';
 import { encodeShard } from './shard-builder.ts';
 
@@ -19,15 +19,15 @@ export async function mergeShards(
 ): Promise<Uint8Array | undefined> {
   const base = Math.min(...shards.map((shard) => shard.base));
   const end = Math.max(...shards.map((shard) => shard.base + shard.span));
-  const lists = new Map<number, Uint32Array>();
+  const lists = new Map<number, Postings>();
   let seen = 0;
   for (const shard of shards) {
-    for await (const [trigram, ids] of shard.lists()) {
+    for await (const [trigram, list] of shard.lists()) {
       if ((++seen & 255) === 0) await pause();
-      const kept = ids.filter((id) => live[id] === 1);
-      if (kept.length === 0) continue;
+      const kept = liveOnly(list, live);
+      if (kept.ids.length === 0) continue;
       const previous = lists.get(trigram);
-      lists.set(trigram, previous === undefined ? kept : unionSorted(previous, kept));
+      lists.set(trigram, previous === undefined ? kept : unionPostings(previous, kept));
     }
   }
   if (lists.size === 0) return undefined;
@@ -36,13 +36,27 @@ export async function mergeShards(
   let total = 0;
   for (let i = 0; i < trigrams.length; i++) {
     starts[i] = total;
-    total += lists.get(trigrams[i]!)!.length;
+    total += lists.get(trigrams[i]!)!.ids.length;
   }
   starts[trigrams.length] = total;
   const ids = new Uint32Array(total);
+  const masks = new Uint16Array(total);
   for (let i = 0; i < trigrams.length; i++) {
     const list = lists.get(trigrams[i]!)!;
-    for (let j = 0; j < list.length; j++) ids[starts[i]! + j] = list[j]! - base;
+    masks.set(list.masks, starts[i]!);
+    for (let j = 0; j < list.ids.length; j++) ids[starts[i]! + j] = list.ids[j]! - base;
   }
-  return encodeShard(base, end - base, trigrams, starts, ids);
+  return encodeShard(base, end - base, trigrams, starts, ids, masks);
+}
+
+function liveOnly(list: Postings, live: Uint8Array): Postings {
+  const ids = new Uint32Array(list.ids.length);
+  const masks = new Uint16Array(list.ids.length);
+  let n = 0;
+  for (let i = 0; i < list.ids.length; i++) {
+    if (live[list.ids[i]!] !== 1) continue;
+    ids[n] = list.ids[i]!;
+    masks[n++] = list.masks[i]!;
+  }
+  return { ids: ids.subarray(0, n), masks: masks.subarray(0, n) };
 }

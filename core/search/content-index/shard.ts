@@ -1,6 +1,6 @@
 /** A loaded shard: its tables in memory, its postings read through a ByteSource on demand. */
 import type { ByteSource } from './byte-source.ts';
-import { decodePostings } from './postings.ts';
+import { decodePostings, NO_POSTINGS, type Postings } from './postings.ts';
 import type { PostingsCache } from './postings-cache.ts';
 import { readShardTables, type ShardTables } from './shard-format.ts';
 
@@ -54,31 +54,31 @@ export class Shard {
     return this.tables.offsets[i + 1]! - this.tables.offsets[i]!;
   }
 
-  /** The ids (global, ascending) of the files holding `trigram`. */
-  postings(trigram: number): Promise<Uint32Array> {
+  /** The ids (global, ascending) of the files holding `trigram`, with their GramMasks. */
+  postings(trigram: number): Promise<Postings> {
     const i = this.find(trigram);
-    return i < 0 ? Promise.resolve(new Uint32Array(0)) : this.postingsAt(i);
+    return i < 0 ? Promise.resolve(NO_POSTINGS) : this.postingsAt(i);
   }
 
-  /** The ids of the list at table slot `i` (from `find`); shared with the cache: do not modify. */
-  async postingsAt(i: number): Promise<Uint32Array> {
+  /** The list at table slot `i` (from `find`); shared with the cache: do not modify. */
+  async postingsAt(i: number): Promise<Postings> {
     const key = `${this.name}/${i}`;
     const cached = this.cache?.get(key);
     if (cached !== undefined) return cached;
     const { offsets, postingsAt, base } = this.tables;
     const start = offsets[i]!;
     const bytes = await this.source.read(postingsAt + start, offsets[i + 1]! - start);
-    let ids = decodePostings(bytes, base);
+    let list = decodePostings(bytes, base);
     if (this.cache !== undefined) {
-      // Decoded into a buffer sized for the worst case: keep only what the ids need.
-      if (ids.byteLength * 2 < ids.buffer.byteLength) ids = ids.slice();
-      this.cache.set(key, ids);
+      // Decoded into buffers sized for the worst case: keep only what the ids need.
+      if (list.ids.byteLength * 2 < list.ids.buffer.byteLength) list = { ids: list.ids.slice(), masks: list.masks.slice() };
+      this.cache.set(key, list);
     }
-    return ids;
+    return list;
   }
 
-  /** Every (trigram, ids) of the shard, for merging shards; past the cache (a merge reads each list once). */
-  async *lists(): AsyncIterable<[number, Uint32Array]> {
+  /** Every (trigram, list) of the shard, for merging shards; past the cache (a merge reads each list once). */
+  async *lists(): AsyncIterable<[number, Postings]> {
     const { trigrams, offsets, postingsAt, base } = this.tables;
     for (let i = 0; i < trigrams.length; i++) {
       const bytes = await this.source.read(postingsAt + offsets[i]!, offsets[i + 1]! - offsets[i]!);

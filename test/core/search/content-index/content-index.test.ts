@@ -107,11 +107,23 @@ describe('content index: candidates', () => {
     expect(await find(index, files, [['kernel']])).toEqual(['kelvin.txt', 'longs.txt']);
     expect(await find(index, files, [['kernel']], true)).toEqual([]);
   });
+
+  it('case-insensitive: a phrase across a letter whose cases differ in UTF-8 length is still found', async () => {
+    // ß is 2 bytes, ẞ 3: "xyz" and "abc" are a byte further apart in the second file.
+    const files = new Files({ 'small.txt': '..xyzßabc..\n', 'capital.txt': '..XYZẞABC..\n', 'apart.txt': 'xyz..abc\n' });
+    const index = await ready(files);
+    // Across the non-ASCII letter nothing ties the two runs' offsets: apart.txt stays a candidate (verified away).
+    expect(await find(index, files, [['xyzßabc']])).toEqual(['apart.txt', 'capital.txt', 'small.txt']);
+    expect(await find(index, files, [['XYZẞABC']])).toEqual(['apart.txt', 'capital.txt', 'small.txt']);
+    expect(await find(index, files, [['xyzßabc']], true)).toEqual(['small.txt']);
+    expect(await find(index, files, [['xyz..abc']])).toEqual(['apart.txt']);
+  });
 });
 
 describe('content index: soundness (property)', () => {
-  // Small alphabets so trigrams collide a lot; upper case, non-ASCII letters, the fold variants and newlines.
-  const PIECES = ['a', 'b', 'A', 'B', 'k', 'K', '\u212A', 's', 'S', 'ſ', 'é', 'É', '_', ' ', '\n', 'ab', 'ba'];
+  // Small alphabets so trigrams collide a lot; upper case, non-ASCII letters, the fold variants, case pairs of
+  // different UTF-8 lengths (ß 2 bytes, ẞ 3: offsets across them differ between the cases) and newlines.
+  const PIECES = ['a', 'b', 'A', 'B', 'k', 'K', '\u212A', 's', 'S', 'ſ', 'é', 'É', 'ß', 'ẞ', '_', ' ', '\n', 'ab', 'ba'];
   const text = (random: () => number, max: number) => {
     let out = '';
     const n = Math.floor(random() * max);
@@ -128,7 +140,8 @@ describe('content index: soundness (property)', () => {
       const seed: Record<string, string> = {};
       for (let f = 0; f < 12; f++) seed[`f${f}.txt`] = text(random, 60);
       const files = new Files(seed);
-      const index = await ready(files);
+      // Every fourth round flushes the delta into shards at once (so merged shards' masks are exercised too).
+      const index = await ready(files, undefined, round % 4 === 3 ? { deltaMaxFiles: 1 } : {});
       // Some rounds change, add and remove files, so the delta and tombstones are exercised.
       if (round % 2 === 1) {
         const changed = [files.write('f0.txt', text(random, 60)), files.write('new.txt', text(random, 60))];
@@ -279,8 +292,10 @@ describe('content index: incremental updates', () => {
     await index.settled();
     expect(await store.shardNames()).toHaveLength(1); // the old one held only dead ids
     expect(await find(index, files, [['first_12']])).toEqual([]);
-    // f1212.txt holds every trigram of "second_f12.txt" too: a candidate, which the verification drops.
-    expect(await find(index, files, [['second_f12.txt']])).toEqual(['f12.txt', 'f1212.txt']);
+    // f1212.txt ("second_f1212.txt") holds every trigram of "second_f12.txt" too, but "f12" and "12." start
+    // 2 bytes further apart than in the phrase: its masks rule it out.
+    expect(await find(index, files, [['second_f12.txt']])).toEqual(['f12.txt']);
+    expect(await find(index, files, [['second_f1', '.txt']])).toHaveLength(3000);
   });
 
   it('reports building progress, then ready', async () => {

@@ -6,10 +6,17 @@ import { CorruptIndexError } from '../../../../core/search/content-index/shard-f
 import { Shard } from '../../../../core/search/content-index/shard.ts';
 import { seededRandom } from '../../text/generators.ts';
 
-/** Builds a shard of random trigram sets and returns it with the truth: trigram → ascending global ids. */
+const add = (builder: ShardBuilder, id: number, trigrams: Uint32Array) =>
+  builder.add(id, trigrams, Uint16Array.from(trigrams, (t) => 1 | ((t * 7) & 0xfffe)), trigrams.length);
+
+/**
+ * Builds a shard of random trigram sets and returns it with the truth: trigram → ascending global ids, and
+ * (trigram, id) → its mask (here a function of both).
+ */
 async function randomShard(seed: number, base: number, span: number) {
   const random = seededRandom(seed);
   const truth = new Map<number, number[]>();
+  const maskTruth = new Map<string, number>();
   const builder = new ShardBuilder();
   for (let local = 0; local < span; local++) {
     if (random() < 0.2) continue; // ids without a file (tombstones, skipped files) leave gaps
@@ -17,27 +24,35 @@ async function randomShard(seed: number, base: number, span: number) {
     const count = Math.floor(random() * 40);
     for (let i = 0; i < count; i++) set.add(random() < 0.5 ? Math.floor(random() * 64) : Math.floor(random() * (1 << 24)));
     const trigrams = Uint32Array.from([...set].sort(() => random() - 0.5));
-    builder.add(local, trigrams, trigrams.length);
-    for (const t of set) {
+    const masks = Uint16Array.from(trigrams, () => 1 + Math.floor(random() * 0xffff));
+    builder.add(local, trigrams, masks, trigrams.length);
+    trigrams.forEach((t, i) => {
       if (!truth.has(t)) truth.set(t, []);
       truth.get(t)!.push(base + local);
-    }
+      maskTruth.set(`${t}/${base + local}`, masks[i]!);
+    });
   }
   const bytes = builder.finish(base, span);
-  return { bytes, truth, shard: await Shard.open('s', bytesSource(bytes)) };
+  return { bytes, truth, maskTruth, shard: await Shard.open('s', bytesSource(bytes)) };
 }
 
 describe('shards', () => {
-  it('round-trip: every trigram lists exactly the files that had it, in id order', async () => {
+  it('round-trip: every trigram lists exactly the files that had it, in id order, each with its mask', async () => {
     for (const [seed, base, span] of [[1, 0, 50], [2, 1000, 700], [3, 4_000_000, 3000]] as const) {
-      const { shard, truth } = await randomShard(seed, base, span);
+      const { shard, truth, maskTruth } = await randomShard(seed, base, span);
       expect(shard.base).toBe(base);
       expect(shard.span).toBe(span);
       expect(shard.trigramCount).toBe(truth.size);
       const got = new Map<number, number[]>();
-      for (const t of truth.keys()) got.set(t, [...(await shard.postings(t))]);
+      const gotMasks = new Map<string, number>();
+      for (const t of truth.keys()) {
+        const list = await shard.postings(t);
+        got.set(t, [...list.ids]);
+        list.ids.forEach((id, i) => gotMasks.set(`${t}/${id}`, list.masks[i]!));
+      }
       expect(got).toEqual(truth);
-      expect([...(await shard.postings(1 << 24 - 1))]).toEqual(truth.get(1 << 24 - 1) ?? []);
+      expect(gotMasks).toEqual(maskTruth);
+      expect([...(await shard.postings(1 << 24 - 1)).ids]).toEqual(truth.get(1 << 24 - 1) ?? []);
     }
   });
 
@@ -45,15 +60,17 @@ describe('shards', () => {
     const builder = new ShardBuilder();
     const shard = await Shard.open('e', bytesSource(builder.finish(5, 3)));
     expect(shard.trigramCount).toBe(0);
-    expect([...(await shard.postings(123))]).toEqual([]);
+    expect([...(await shard.postings(123)).ids]).toEqual([]);
   });
 
   it('postings survive gaps that need every varint width', async () => {
     const builder = new ShardBuilder();
     const ids = [0, 1, 200, 20_000, 3_000_000, 300_000_000];
-    for (const id of ids) builder.add(id, Uint32Array.of(42), 1);
+    for (const id of ids) builder.add(id, Uint32Array.of(42), Uint16Array.of(id & 0xffff || 1), 1);
     const shard = await Shard.open('g', bytesSource(builder.finish(7, ids.at(-1)! + 1)));
-    expect([...(await shard.postings(42))]).toEqual(ids.map((id) => id + 7));
+    const list = await shard.postings(42);
+    expect([...list.ids]).toEqual(ids.map((id) => id + 7));
+    expect([...list.masks]).toEqual(ids.map((id) => id & 0xffff || 1));
   });
 
   it('refuses damaged or foreign bytes with CorruptIndexError', async () => {
@@ -73,7 +90,9 @@ describe('shards', () => {
     const b = Uint32Array.of(3, 4, 7, 9);
     expect([...intersectSorted(a, b)]).toEqual([3, 7]);
     expect([...unionSorted(a, b)]).toEqual([1, 3, 4, 5, 7, 9]);
-    expect([...decodePostings(Uint8Array.of(0, 0, 5), 10)]).toEqual([10, 11, 17]);
+    const decoded = decodePostings(Uint8Array.of(0, 1, 0, 0, 0x34, 0x12, 5, 0xff, 0xff), 10);
+    expect([...decoded.ids]).toEqual([10, 11, 17]);
+    expect([...decoded.masks]).toEqual([1, 0x1234, 0xffff]);
   });
 });
 
@@ -82,7 +101,7 @@ describe('the postings cache', () => {
     const { PostingsCache } = await import('../../../../core/search/content-index/postings-cache.ts');
     const cache = new PostingsCache(200);
     const builder = new ShardBuilder();
-    for (let id = 0; id < 60; id++) builder.add(id, id < 30 ? Uint32Array.of(1, 2) : Uint32Array.of(2, 3), 2);
+    for (let id = 0; id < 60; id++) add(builder, id, id < 30 ? Uint32Array.of(1, 2) : Uint32Array.of(2, 3));
     const bytes = builder.finish(0, 60);
     let reads = 0;
     const source = bytesSource(bytes);
@@ -90,7 +109,7 @@ describe('the postings cache', () => {
     const shard = await Shard.open('c', counted, cache);
     reads = 0;
     const first = await shard.postings(1);
-    expect(first.length).toBe(30);
+    expect(first.ids.length).toBe(30);
     expect(await shard.postings(1)).toBe(first);
     expect(reads).toBe(1);
     await shard.postings(2); // 60 ids: more than a quarter of the budget, not kept
@@ -105,7 +124,7 @@ describe('the postings cache', () => {
   it('drops the least recently used list past its budget', async () => {
     const { PostingsCache } = await import('../../../../core/search/content-index/postings-cache.ts');
     const cache = new PostingsCache(10);
-    const list = () => new Uint32Array(2);
+    const list = () => ({ ids: new Uint32Array(2), masks: new Uint16Array(2) });
     const a = list();
     cache.set('a', a);
     cache.set('b', list());
