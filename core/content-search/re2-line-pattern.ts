@@ -47,9 +47,11 @@ export function compileRe2LinePattern(options: PatternOptions): LinePattern {
  */
 function wholeTextTest(query: string, flags: number): ((text: string) => boolean) | undefined {
   if (/\\[Az]|-[a-zA-Z]*m/.test(query)) return undefined;
-  const re = RE2JS.compile(unicodePerlClasses(query), flags | RE2JS.MULTILINE);
+  // Compiled on first use: a caller that prefilters lines itself never needs it, and a pattern with Unicode
+  // classes costs milliseconds to compile.
+  let re: RE2JS | undefined;
   const dollar = query.includes('$');
-  return (text) => (dollar && text.includes('\r')) || re.test(text);
+  return (text) => (dollar && text.includes('\r')) || (re ??= RE2JS.compile(unicodePerlClasses(query), flags | RE2JS.MULTILINE)).test(text);
 }
 
 /** Matches one line at a time, reusing one Matcher per pattern. */
