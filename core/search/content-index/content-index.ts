@@ -19,6 +19,7 @@ import { decodeManifest, encodeManifest, type ManifestFiles } from './manifest.t
 import { shardCandidates, trigramQuery, trigramSetMayMatch, type IndexPlan } from './plan.ts';
 import { PostingsCache } from './postings-cache.ts';
 import { Shard } from './shard.ts';
+import { CorruptIndexError } from './shard-format.ts';
 import { ShardBuilder } from './shard-builder.ts';
 import { mergeShards } from './shard-merge.ts';
 import { TrigramCollector, type SortedTrigrams } from './trigrams.ts';
@@ -113,6 +114,12 @@ const MERGE_SMALL_SHARDS = 8;
 /** Per file of a universe: the id to look up, or one of these. */
 const ALWAYS = -1;
 const NEVER = -2;
+
+function everyId(shard: Shard): Uint32Array {
+  const ids = new Uint32Array(shard.span);
+  for (let i = 0; i < ids.length; i++) ids[i] = shard.base + i;
+  return ids;
+}
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
@@ -212,7 +219,15 @@ class TrigramContentIndex implements ContentIndex {
     const marked = new Uint8Array(this.nextId);
     for (const [id, { trigrams }] of this.delta) if (trigramSetMayMatch(trigrams, query)) marked[id] = 1;
     const shards = this.shards;
-    const lists = await Promise.all(shards.map((shard) => shardCandidates(shard, query)));
+    const lists = await Promise.all(
+      shards.map((shard) =>
+        shardCandidates(shard, query).catch((error: unknown) => {
+          if (!(error instanceof CorruptIndexError)) throw error;
+          this.distrust(shard);
+          return everyId(shard); // this query: every file the shard covered may match
+        }),
+      ),
+    );
     for (const ids of lists) for (let i = 0; i < ids.length; i++) marked[ids[i]!] = 1;
     const foldCounts = !plan.caseSensitive;
     const out: IndexEntry[] = [];
@@ -515,6 +530,23 @@ class TrigramContentIndex implements ContentIndex {
     this.shards = kept;
     await this.saveManifest();
     for (const shard of small) await this.retire(shard);
+  }
+
+  /**
+   * A shard whose postings turned out damaged: it goes, its files are forgotten (so they are candidates of every
+   * query) and re-read through a resync, which indexes every listed file the index no longer knows.
+   */
+  private distrust(shard: Shard): void {
+    if (this.closed || !this.shards.includes(shard)) return;
+    this.shards = this.shards.filter((kept) => kept !== shard);
+    const end = shard.base + shard.span;
+    for (const [path, record] of this.records) {
+      if (record.id >= shard.base && record.id < end && !this.delta.has(record.id)) this.records.delete(path);
+    }
+    this.generation++;
+    this.failure = `index shard ${shard.name} was damaged; its files are being re-read`;
+    void this.retire(shard).catch(() => {});
+    this.resync();
   }
 
   /** Takes a shard out of storage; its reader closes once no query is using it. */

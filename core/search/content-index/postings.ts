@@ -4,6 +4,8 @@
  * trigrams cost about three bytes per file.
  */
 
+import { CorruptIndexError } from './shard-format.ts';
+
 /** The bytes after each gap: the GramMask. */
 export const MASK_BYTES = 2;
 
@@ -15,8 +17,12 @@ export interface Postings {
 
 export const NO_POSTINGS: Postings = { ids: new Uint32Array(0), masks: new Uint16Array(0) };
 
-/** Decodes a list; ids are offset by `base` (the shard's first id). */
-export function decodePostings(bytes: Uint8Array, base: number): Postings {
+/**
+ * Decodes a list; ids are offset by `base` (the shard's first id) and must lie within `span`. Bytes that cannot be
+ * a list — an id past the span, a mask without a start offset (zeroed blocks after a crash decode as exactly
+ * that), a cut entry — are a CorruptIndexError: the index must not answer from them (it would miss files).
+ */
+export function decodePostings(bytes: Uint8Array, base: number, span: number): Postings {
   // Every entry is at least 1 + MASK_BYTES bytes.
   const capacity = Math.floor(bytes.length / (1 + MASK_BYTES));
   const ids = new Uint32Array(capacity);
@@ -34,8 +40,12 @@ export function decodePostings(bytes: Uint8Array, base: number): Postings {
       shift += 7;
     }
     previous = previous + (gap >>> 0) + 1;
+    const loc = bytes[i]!;
+    if (previous >= span || loc === 0 || i + MASK_BYTES > bytes.length || count === capacity) {
+      throw new CorruptIndexError('postings damaged');
+    }
     ids[count] = previous + base;
-    masks[count++] = bytes[i]! | (bytes[i + 1]! << 8);
+    masks[count++] = loc | (bytes[i + 1]! << 8);
     i += MASK_BYTES;
   }
   return { ids: ids.subarray(0, count), masks: masks.subarray(0, count) };

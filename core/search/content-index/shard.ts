@@ -65,10 +65,10 @@ export class Shard {
     const key = `${this.name}/${i}`;
     const cached = this.cache?.get(key);
     if (cached !== undefined) return cached;
-    const { offsets, postingsAt, base } = this.tables;
+    const { offsets, postingsAt, base, span } = this.tables;
     const start = offsets[i]!;
     const bytes = await this.source.read(postingsAt + start, offsets[i + 1]! - start);
-    let list = decodePostings(bytes, base);
+    let list = decodePostings(bytes, base, span);
     if (this.cache !== undefined) {
       // Decoded into buffers sized for the worst case: keep only what the ids need.
       if (list.ids.byteLength * 2 < list.ids.buffer.byteLength) list = { ids: list.ids.slice(), masks: list.masks.slice() };
@@ -79,10 +79,10 @@ export class Shard {
 
   /** Every (trigram, list) of the shard, for merging shards; past the cache (a merge reads each list once). */
   async *lists(): AsyncIterable<[number, Postings]> {
-    const { trigrams, offsets, postingsAt, base } = this.tables;
+    const { trigrams, offsets, postingsAt, base, span } = this.tables;
     for (let i = 0; i < trigrams.length; i++) {
       const bytes = await this.source.read(postingsAt + offsets[i]!, offsets[i + 1]! - offsets[i]!);
-      yield [trigrams[i]!, decodePostings(bytes, base)];
+      yield [trigrams[i]!, decodePostings(bytes, base, span)];
     }
   }
 

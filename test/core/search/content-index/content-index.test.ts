@@ -385,6 +385,29 @@ describe('content index: persistence', () => {
     }
   });
 
+  it('a shard whose postings are damaged (same size, zeroed) is dropped at the first query: its files stay candidates, then are re-read', async () => {
+    const seed: Record<string, string> = {};
+    for (let i = 0; i < 40; i++) seed[`f${i}.txt`] = `file number ${i} says hello\n`;
+    const files = new Files(seed);
+    const store = new MemoryIndexStore();
+    await (await ready(files, store)).close();
+    const [name] = await store.shardNames();
+    const source = await store.openShard(name!);
+    const bytes = await source.read(0, source.size);
+    const trigrams = new DataView(bytes.buffer, bytes.byteOffset).getUint32(16, true);
+    bytes.fill(0, 24 + 8 * trigrams + 4); // the postings, what a crash on a delayed-allocation file system leaves
+    await store.writeShard(name!, bytes);
+    files.reads = [];
+    const index = await ready(files, store);
+    expect(files.reads).toEqual([]); // the tables are sound: a warm start
+    expect(await find(index, files, [['number 12 says']])).toHaveLength(40); // every file of the shard: sound
+    expect(index.status().error).toMatch(/damaged/);
+    await index.settled();
+    expect(files.reads).toHaveLength(40);
+    expect(await find(index, files, [['number 12 says']])).toEqual(['f12.txt']);
+    expect(await store.shardNames()).not.toContain(name);
+  });
+
   it('a damaged shard behind a good manifest is discarded and the index rebuilt', async () => {
     const files = new Files({ 'a.txt': 'hello world\n' });
     const store = new MemoryIndexStore();

@@ -24,7 +24,7 @@ async function randomShard(seed: number, base: number, span: number) {
     const count = Math.floor(random() * 40);
     for (let i = 0; i < count; i++) set.add(random() < 0.5 ? Math.floor(random() * 64) : Math.floor(random() * (1 << 24)));
     const trigrams = Uint32Array.from([...set].sort(() => random() - 0.5));
-    const masks = Uint16Array.from(trigrams, () => 1 + Math.floor(random() * 0xffff));
+    const masks = Uint16Array.from(trigrams, () => (1 + Math.floor(random() * 255)) | (Math.floor(random() * 256) << 8)); // a start offset always
     builder.add(local, trigrams, masks, trigrams.length);
     trigrams.forEach((t, i) => {
       if (!truth.has(t)) truth.set(t, []);
@@ -66,11 +66,11 @@ describe('shards', () => {
   it('postings survive gaps that need every varint width', async () => {
     const builder = new ShardBuilder();
     const ids = [0, 1, 200, 20_000, 3_000_000, 300_000_000];
-    for (const id of ids) builder.add(id, Uint32Array.of(42), Uint16Array.of(id & 0xffff || 1), 1);
+    for (const id of ids) builder.add(id, Uint32Array.of(42), Uint16Array.of((id & 0xff00) | 1), 1);
     const shard = await Shard.open('g', bytesSource(builder.finish(7, ids.at(-1)! + 1)));
     const list = await shard.postings(42);
     expect([...list.ids]).toEqual(ids.map((id) => id + 7));
-    expect([...list.masks]).toEqual(ids.map((id) => id & 0xffff || 1));
+    expect([...list.masks]).toEqual(ids.map((id) => (id & 0xff00) | 1));
   });
 
   it('refuses damaged or foreign bytes with CorruptIndexError', async () => {
@@ -85,12 +85,20 @@ describe('shards', () => {
     for (const damaged of cases) await expect(Shard.open('x', bytesSource(damaged))).rejects.toBeInstanceOf(CorruptIndexError);
   });
 
+  it('a list that cannot be one is a CorruptIndexError: an id past the span, a mask without an offset, a cut entry', () => {
+    expect(() => decodePostings(Uint8Array.of(0, 1, 0, 5, 1, 0), 0, 6)).toThrow(CorruptIndexError); // ids 0, 6
+    expect(() => decodePostings(Uint8Array.of(0, 0, 0), 0, 6)).toThrow(CorruptIndexError); // zeroed
+    expect(() => decodePostings(Uint8Array.of(0, 1), 0, 6)).toThrow(CorruptIndexError);
+    expect(() => decodePostings(Uint8Array.of(0x80, 0x80, 0x80, 1, 0), 0, 6)).toThrow(CorruptIndexError);
+    expect([...decodePostings(Uint8Array.of(0, 1, 0, 4, 1, 0), 0, 6).ids]).toEqual([0, 5]);
+  });
+
   it('sorted set operations', () => {
     const a = Uint32Array.of(1, 3, 5, 7);
     const b = Uint32Array.of(3, 4, 7, 9);
     expect([...intersectSorted(a, b)]).toEqual([3, 7]);
     expect([...unionSorted(a, b)]).toEqual([1, 3, 4, 5, 7, 9]);
-    const decoded = decodePostings(Uint8Array.of(0, 1, 0, 0, 0x34, 0x12, 5, 0xff, 0xff), 10);
+    const decoded = decodePostings(Uint8Array.of(0, 1, 0, 0, 0x34, 0x12, 5, 0xff, 0xff), 10, 8);
     expect([...decoded.ids]).toEqual([10, 11, 17]);
     expect([...decoded.masks]).toEqual([1, 0x1234, 0xffff]);
   });
