@@ -5,7 +5,19 @@
  * Shards are read with pread, a list at a time: only their trigram tables are resident.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readSync, realpathSync, renameSync, rmSync, writeFileSync, constants } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { chmod, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
@@ -13,6 +25,7 @@ import type { ByteSource } from '../../core/search/content-index/byte-source.ts'
 import type { IndexStore } from '../../core/search/content-index/index-store.ts';
 
 const MANIFEST = 'manifest.json';
+const LOCK = 'lock';
 const SHARDS = 'shards';
 const SHARD_SUFFIX = '.shard';
 
@@ -106,6 +119,24 @@ function shardFileSource(path: string): ByteSource {
   };
 }
 
+function lockHolder(path: string): number | undefined {
+  try {
+    const pid = Number.parseInt(readFileSync(path, 'utf8'), 10);
+    return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'; // alive, someone else's
+  }
+}
+
 export class DiskIndexStore implements IndexStore {
   readonly dir: string;
 
@@ -116,6 +147,34 @@ export class DiskIndexStore implements IndexStore {
     if (isInside(realOfDeepestExisting(this.dir), options.root)) {
       throw new Error(`the index folder ${this.dir} is inside the workspace ${options.root}; choose one outside it`);
     }
+  }
+
+  /**
+   * Takes the folder for this process: a `lock` file holding its pid, created exclusively. Two daemons on one
+   * workspace would otherwise rewrite each other's manifest and remove each other's shards. A lock whose process
+   * is gone (a crash) is taken over. Returns the pid of the live holder when the folder is taken.
+   */
+  lock(): { ok: true } | { ok: false; holder: number } {
+    mkdirSync(this.dir, { recursive: true, mode: FOLDER_MODE });
+    const path = join(this.dir, LOCK);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        writeFileSync(path, `${process.pid}\n`, { flag: 'wx', mode: FILE_MODE });
+        return { ok: true };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      const holder = lockHolder(path);
+      if (holder !== undefined && holder !== process.pid && isAlive(holder)) return { ok: false, holder };
+      rmSync(path, { force: true }); // stale (or unreadable): taken over on the next attempt
+    }
+    return { ok: false, holder: lockHolder(path) ?? 0 };
+  }
+
+  /** Gives the folder back (only a lock this process holds). */
+  unlock(): void {
+    const path = join(this.dir, LOCK);
+    if (lockHolder(path) === process.pid) rmSync(path, { force: true });
   }
 
   /** Where the shard `name` lives (the build workers write there directly). */

@@ -28,7 +28,7 @@ export function nodeSearchAdapters(
 ): { adapters: SearchAdapters & { eager?: boolean }; close(): Promise<void> } {
   const scanner = createScanPool();
   const parsePool = createParsePool();
-  const store = options.persist && !options.noIndex ? new DiskIndexStore({ root, dir: options.indexDir }) : undefined;
+  const store = options.persist && !options.noIndex ? lockedStore(root, options) : undefined;
   const adapters: SearchAdapters & { eager?: boolean } = {
     scanner,
     indexBuilder: createIndexBuildPool(store === undefined ? {} : { store }),
@@ -41,5 +41,23 @@ export function nodeSearchAdapters(
     ...(options.log === undefined ? {} : { log: options.log }),
     ...(options.eager ? { eager: true } : {}),
   };
-  return { adapters, close: async () => void (await Promise.all([scanner.close(), parsePool.close()])) };
+  return {
+    adapters,
+    close: async () => {
+      await Promise.all([scanner.close(), parsePool.close()]);
+      store?.unlock();
+    },
+  };
+}
+
+/**
+ * The disk store if this daemon can take its folder; else (another daemon on the same workspace holds it) none:
+ * this one keeps its index in memory, and says so.
+ */
+function lockedStore(root: string, options: NodeSearchOptions): DiskIndexStore | undefined {
+  const store = new DiskIndexStore({ root, dir: options.indexDir });
+  const lock = store.lock();
+  if (lock.ok) return store;
+  options.log?.(`search: the index folder ${store.dir} is in use by process ${lock.holder}; this daemon keeps its index in memory`);
+  return undefined;
 }
