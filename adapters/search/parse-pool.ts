@@ -1,5 +1,6 @@
 /**
- * Symbol parsing (core/search/symbols/file-symbols.ts) on one worker thread that goes away when idle.
+ * Symbol parsing (core/search/symbols/file-symbols.ts) and `ast` matching (core/search/symbols/ast-matcher.ts) on
+ * one worker thread that goes away when idle.
  *
  * Why a worker: tree-sitter's WASM linear memory grows to fit the largest file parsed and never shrinks, so a
  * background pass over a big C tree left it grown in the daemon's main thread for good. In a worker it belongs to
@@ -15,8 +16,8 @@
  *   scan pool's.
  */
 import type { Worker } from 'node:worker_threads';
+import type { AstMatcher } from '../../core/search/symbols/ast-matcher.ts';
 import type { SymbolsOf } from '../../core/search/symbols/file-symbols.ts';
-import type { SymbolDef } from '../../core/search/symbols/symbol-def.ts';
 import type { ParseReplyMessage, ParseRequestMessage } from './parse-worker.ts';
 import { startTsWorker } from './start-ts-worker.ts';
 
@@ -29,6 +30,7 @@ export interface ParsePoolOptions {
 
 export interface ParsePool {
   symbolsOf: SymbolsOf;
+  astMatcher: AstMatcher;
   /** Worker threads alive now: 0 or 1. */
   readonly workerCount: number;
   close(): Promise<void>;
@@ -40,7 +42,8 @@ const WORKER_ENTRY = new URL('./parse-worker.ts', import.meta.url);
 export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
   const pool = new WorkerParsePool(options.idleMs ?? DEFAULT_IDLE_MS, options.onWorkerStart);
   return {
-    symbolsOf: (path, text) => pool.request(path, text),
+    symbolsOf: (path, text) => pool.request({ kind: 'symbols', path, text }) as ReturnType<SymbolsOf>,
+    astMatcher: (pattern, path, text) => pool.request({ kind: 'ast', pattern, path, text }) as ReturnType<AstMatcher>,
     get workerCount() {
       return pool.workerCount;
     },
@@ -50,8 +53,12 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
 
 interface Pending {
   message: ParseRequestMessage;
-  answer(defs: SymbolDef[]): void;
+  /** Both kinds of request answer a list; a failure answers []. */
+  answer(result: unknown[]): void;
 }
+
+/** A request without its id (the pool numbers them). */
+type Request = ParseRequestMessage extends infer M ? (M extends { id: number } ? Omit<M, 'id'> : never) : never;
 
 class WorkerParsePool {
   private worker: Worker | undefined;
@@ -70,10 +77,10 @@ class WorkerParsePool {
     return this.worker === undefined ? 0 : 1;
   }
 
-  request(path: string, text: string): Promise<SymbolDef[]> {
+  request(request: Request): Promise<unknown[]> {
     if (this.closed) return Promise.resolve([]);
     return new Promise((answer) => {
-      this.queue.push({ message: { id: this.nextId++, path, text }, answer });
+      this.queue.push({ message: { ...request, id: this.nextId++ } as ParseRequestMessage, answer });
       this.dispatch();
     });
   }
@@ -111,7 +118,7 @@ class WorkerParsePool {
       if (pending === undefined || pending.message.id !== reply.id) return;
       this.current = undefined;
       worker.unref();
-      if (reply.ok) pending.answer(reply.defs);
+      if (reply.ok) pending.answer(reply.result);
       else {
         pending.answer([]);
         this.retire(worker);

@@ -7,7 +7,6 @@ import { createIndexBuildPool } from '../../adapters/search/index-build-pool.ts'
 import { createParsePool } from '../../adapters/search/parse-pool.ts';
 import { DiskIndexStore } from '../../adapters/search/index-store-disk.ts';
 import { createScanPool } from '../../adapters/search/scan-pool.ts';
-import { TreeSitterParsers } from '../../adapters/search/tree-sitter-parsers.ts';
 import type { SearchAdapters } from '../../core/search/engine/engine-types.ts';
 
 export interface NodeSearchOptions {
@@ -32,9 +31,10 @@ export function nodeSearchAdapters(
   const adapters: SearchAdapters & { eager?: boolean } = {
     scanner,
     indexBuilder: createIndexBuildPool(store === undefined ? {} : { store }),
-    // Symbols parse in the pool's worker; `parsers` stays for the `ast` mode, which parses in-process on demand.
+    // Symbols and `ast` patterns are parsed in the pool's worker: the WASM memory parsing grows stays off the
+    // main thread, and so does the parsing.
     symbolsOf: parsePool.symbolsOf,
-    parsers: new TreeSitterParsers(),
+    astMatcher: parsePool.astMatcher,
     ...(store === undefined ? {} : { indexStore: store }),
     ...(options.noIndex ? { index: false } : {}),
     ...(options.embeddings === undefined ? {} : { embeddings: options.embeddings }),

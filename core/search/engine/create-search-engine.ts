@@ -13,6 +13,7 @@ import { createCursorCodec } from '../query/cursor.ts';
 import { takePage } from '../query/page.ts';
 import type { ResultSet } from '../query/result-set.ts';
 import { queryIdentity, type SearchRequest } from '../query/search-request.ts';
+import { inProcessAstMatcher } from '../symbols/ast-matcher.ts';
 import { createEmbeddingsStage } from '../prose/embeddings.ts';
 import { compileFind } from '../text/find-query.ts';
 import { createFsScanner } from '../text/scanner.ts';
@@ -36,6 +37,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   const scanner = options.scanner ?? createFsScanner(options.fs);
   const scanBudgetMs = options.scanBudgetMs ?? DEFAULT_SCAN_BUDGET_MS;
   const embeddings = options.embeddings === undefined ? undefined : createEmbeddingsStage(options.embeddings);
+  const astMatcher = options.astMatcher ?? (options.parsers === undefined ? undefined : inProcessAstMatcher(options.parsers));
   const sets = new Map<string, { generation: number; epoch: number; set: Promise<ResultSet> }>();
   let parts: Promise<EngineParts> | undefined;
   let started: EngineParts | undefined;
@@ -70,7 +72,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       filter: includeFilter(request.include),
       deadlineMs: now() + scanBudgetMs,
       embeddings,
-      parsers: options.parsers,
+      astMatcher,
     });
     sets.set(identity, { generation, epoch, set });
     set.then(

@@ -6,6 +6,7 @@ import type { IndexBuilder } from '../content-index/index-builder.ts';
 import type { IndexStore } from '../content-index/index-store.ts';
 import type { FileList } from '../file-list/file-list.ts';
 import type { SearchRequest } from '../query/search-request.ts';
+import type { AstMatcher } from '../symbols/ast-matcher.ts';
 import type { SymbolsOf } from '../symbols/file-symbols.ts';
 import type { ParserAdapter } from '../symbols/syntax-tree.ts';
 import type { TextScanner } from '../text/scanner.ts';
@@ -26,10 +27,12 @@ export interface SearchAdapters {
   parsers?: ParserAdapter;
   /**
    * A file's definitions, for the symbol index (Node: parsed in a worker thread that ends when idle, so the WASM
-   * memory big files grow goes back to the OS). Preferred over `parsers` for symbols; `parsers` still serves the
-   * `ast` mode. Default: `parsers` in-process, else the line heuristics.
+   * memory big files grow goes back to the OS). Preferred over `parsers` for symbols. Default: `parsers`
+   * in-process, else the line heuristics.
    */
   symbolsOf?: SymbolsOf;
+  /** The `ast` mode's matcher (Node: in the same worker). Default: `parsers` in-process; without either, no `ast`. */
+  astMatcher?: AstMatcher;
   /** An OpenAI-compatible embeddings endpoint for prose queries; without it `features` says `sem` is off. */
   embeddings?: EmbeddingsConfig;
   /** Where progress lines go (the Node CLI: stderr). */

@@ -14,7 +14,7 @@ import { classifyQuery, isPhrase } from '../prose/classify-query.ts';
 import type { EmbeddingsStage } from '../prose/embeddings.ts';
 import { countHits, type ResultSet } from '../query/result-set.ts';
 import type { SearchRequest } from '../query/search-request.ts';
-import type { ParserAdapter } from '../symbols/syntax-tree.ts';
+import type { AstMatcher } from '../symbols/ast-matcher.ts';
 import { compileFind, rewriteGrepEscapes, type CompiledFind, type FindQuery } from '../text/find-query.ts';
 import type { TextScanner } from '../text/scanner.ts';
 import { scopeFiles, type EngineParts } from './engine-parts.ts';
@@ -26,7 +26,7 @@ export interface ModeContext {
   filter: ((path: string) => boolean) | undefined;
   deadlineMs: number;
   embeddings: EmbeddingsStage | undefined;
-  parsers: ParserAdapter | undefined;
+  astMatcher: AstMatcher | undefined;
 }
 
 export async function runMode(request: SearchRequest, context: ModeContext): Promise<ResultSet> {
@@ -107,7 +107,7 @@ function symbolStage(scope: readonly ListedFile[], context: ModeContext): Symbol
 
 function astStage(scope: readonly ListedFile[], context: ModeContext): AstStage {
   return {
-    parsers: context.parsers,
+    match: context.astMatcher,
     async candidates(words) {
       const targets = await textTargets(scope, { required: words.map((word) => [word]), caseSensitive: true }, context.engine.index);
       const wanted = new Set(targets.map((target) => target.path));

@@ -8,19 +8,20 @@ import type { Group } from '../answer.ts';
 import { MAX_HITS_PER_FILE } from '../answer.ts';
 import type { ListedFile } from '../file-list/listed-file.ts';
 import { countHits, type ResultSet } from '../query/result-set.ts';
+import type { AstMatcher } from '../symbols/ast-matcher.ts';
 import { AstPattern } from '../symbols/ast-pattern.ts';
 import { isSourcePath } from '../symbols/source-language.ts';
-import type { ParserAdapter } from '../symbols/syntax-tree.ts';
 
 export interface AstStage {
-  parsers: ParserAdapter | undefined;
+  /** Runs the pattern over one file (Node: in the parse worker); undefined when the runtime has no parsers. */
+  match: AstMatcher | undefined;
   /** The source files of the scope that may hold every one of `words` (case-sensitive). */
   candidates(words: readonly string[]): Promise<readonly ListedFile[]>;
   readText(file: ListedFile): Promise<string | undefined>;
 }
 
 export async function astMode(query: string, stage: AstStage): Promise<ResultSet> {
-  if (stage.parsers === undefined) {
+  if (stage.match === undefined) {
     return { mode: 'ast', groups: [], total: 0, partial: false, features: ['ast: no parsers on this runtime'], hint: 'syntax search needs the parsers of the Node daemon; try mode=find' };
   }
   const pattern = new AstPattern(query);
@@ -28,8 +29,9 @@ export async function astMode(query: string, stage: AstStage): Promise<ResultSet
   const found: { path: string; hits: Group['hits']; capped: boolean }[] = [];
   for (const file of files) {
     const text = await stage.readText(file);
-    if (text === undefined) continue;
-    const lines = await pattern.matchFile(stage.parsers, file.path, text);
+    // The index's candidates may hold the words only ASCII-folded: only exact holders are sent to be parsed.
+    if (text === undefined || !pattern.literals.every((word) => text.includes(word))) continue;
+    const lines = await stage.match(query, file.path, text);
     if (lines.length === 0) continue;
     found.push({
       path: file.path,

@@ -5,6 +5,7 @@ import type { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createParsePool, type ParsePool } from '../../../adapters/search/parse-pool.ts';
 import { TreeSitterParsers } from '../../../adapters/search/tree-sitter-parsers.ts';
+import { inProcessAstMatcher } from '../../../core/search/symbols/ast-matcher.ts';
 import { fileSymbols } from '../../../core/search/symbols/file-symbols.ts';
 import { waitFor } from '../../support/processes.ts';
 
@@ -63,6 +64,24 @@ describe('createParsePool', () => {
     // All of it on one worker, which stays for the next request.
     expect(workers).toHaveLength(1);
     expect(pool.workerCount).toBe(1);
+  });
+
+  it('matches ast patterns in the worker exactly as in-process, interleaved with symbol requests on the one worker', async () => {
+    const { pool, workers } = observedPool();
+    pools.push(pool);
+    const matcher = inProcessAstMatcher(new TreeSitterParsers());
+    const texts = await Promise.all(FIXTURE_FILES.map(fixtureText));
+    for (const pattern of ['console.log($$$)', 'fn $NAME($$$) { $$$ }', 'if ($X) { $$$ }', 'not even ( code']) {
+      const expected = await Promise.all(FIXTURE_FILES.map((path, i) => matcher(pattern, path, texts[i]!)));
+      const [answers] = await Promise.all([
+        Promise.all(FIXTURE_FILES.map((path, i) => pool.astMatcher(pattern, path, texts[i]!))),
+        pool.symbolsOf(FIXTURE_FILES[0]!, texts[0]!),
+      ]);
+      expect({ pattern, answers }).toEqual({ pattern, answers: expected });
+    }
+    // Real matches were compared, not only empty lists.
+    expect((await pool.astMatcher('console.log($$$)', 'src/widgets.ts', await fixtureText('src/widgets.ts'))).map((hit) => hit.line)).toEqual([25]);
+    expect(workers).toHaveLength(1);
   });
 
   it('terminates the worker after idleMs without a request; the next request starts a fresh one', async () => {
