@@ -15,7 +15,8 @@ import { createMediaTickets } from '../core/media/media-tickets.ts';
 import { createTerminalManager } from '../core/terminals/create-terminal-manager.ts';
 import type { TerminalManager } from '../core/terminals/terminal-manager.ts';
 import { createSearchEngine, type SearchEngine } from '../core/search/search-engine.ts';
-import type { SearchAdapters } from '../core/search/engine/engine-types.ts';
+import type { SearchAdapters, SearchEngineOptions } from '../core/search/engine/engine-types.ts';
+import { requestScopedSearch } from './search/request-scoped-search.ts';
 import type { AuthConfig } from './auth.ts';
 import { defaultLimits, type Limits, type WorkspaceContext } from './context.ts';
 import { isOriginAllowedToAct, preflight, withCorsHeaders, type OriginPolicy } from './cors.ts';
@@ -63,6 +64,11 @@ export interface WorkspaceAppOptions {
     eager?: boolean;
     /** Nothing changes the storage behind the change feed's back (default: true when a watcher is given). */
     changesAreSeen?: boolean;
+    /**
+     * A runtime that cancels what a request leaves running (Cloudflare Workers): each request searches with an
+     * engine of its own, settled before it answers (runtime/search/request-scoped-search.ts).
+     */
+    perRequest?: boolean;
   };
 }
 
@@ -128,19 +134,25 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
     copyCaps: { maxEntries: limits.maxCopyEntries, maxBytes: limits.maxCopyBytes },
   });
 
-  const { eager: eagerSearch, changesAreSeen, ...searchAdapters } = options.search ?? {};
-  const search = createSearchEngine({
-    ...searchAdapters,
-    fs,
-    root: rootPath,
-    changes,
-    changesAreSeen: changesAreSeen ?? options.watcher !== undefined,
-    exclude: async () => {
-      await agents.view(undefined); // resolves `agents.dir` to its real path
-      return [agents.dir];
-    },
-  });
-  if (eagerSearch) search.start();
+  const { eager: eagerSearch, changesAreSeen, perRequest: searchPerRequest, ...searchAdapters } = options.search ?? {};
+  // One key for every engine of the app, so a per-request engine honours the cursors of an earlier one.
+  const cursorKey = crypto.getRandomValues(new Uint8Array(32));
+  const makeSearch = (extra: Partial<SearchEngineOptions> = {}) =>
+    createSearchEngine({
+      ...searchAdapters,
+      fs,
+      root: rootPath,
+      changes,
+      changesAreSeen: changesAreSeen ?? options.watcher !== undefined,
+      exclude: async () => {
+        await agents.view(undefined); // resolves `agents.dir` to its real path
+        return [agents.dir];
+      },
+      cursorKey,
+      ...extra,
+    });
+  const search = makeSearch();
+  if (eagerSearch && !searchPerRequest) search.start();
 
   /**
    * The context requests share, built once per root value (the root is known after the first request):
@@ -191,6 +203,16 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
     });
   }
 
+  /** The request routed with a search engine of its own, closed once its response is made. */
+  async function routeWithOwnSearch(request: Request, ctx: WorkspaceContext): Promise<Response> {
+    const scoped = requestScopedSearch(() => makeSearch({ index: false }));
+    try {
+      return (await router.fetch(request, { ...ctx, search: scoped.engine })) ?? jsonResponse({ error: 'not found' }, 404);
+    } finally {
+      await scoped.close();
+    }
+  }
+
   return {
     changes,
     terminals,
@@ -207,6 +229,7 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
       }
       const shared = contextFor(realRoot ?? (await rootPath()));
       const ctx = isUpgrade && env.upgrade ? { ...shared, upgrade: env.upgrade } : shared;
+      if (searchPerRequest) return withCorsHeaders(await routeWithOwnSearch(request, ctx), request, policy);
       // Outside `basePath` no route matches at all (the catch-all lives under the base too).
       const response: Response = (await router.fetch(request, ctx)) ?? jsonResponse({ error: 'not found' }, 404);
       return withCorsHeaders(response, request, policy);

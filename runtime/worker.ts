@@ -73,7 +73,8 @@ function mount(env: WorkerEnv): Mounted {
     .filter((origin) => origin !== '');
   const fs = new MemoryFileSystem({ [`${WORKSPACE_ROOT}/README.md`]: WELCOME_README });
   return {
-    app: createWorkspaceApp({ fs, root: WORKSPACE_ROOT, auth, allowedOrigins }),
+    // Workers cancels what a request leaves running: each search request gets an engine of its own.
+    app: createWorkspaceApp({ fs, root: WORKSPACE_ROOT, auth, allowedOrigins, search: { perRequest: true } }),
     allowedOrigins,
     unconfigured:
       token || noAuth

@@ -95,6 +95,42 @@ describe('Workers entry in workerd (WORKSPACE_TOKEN set)', () => {
     expect(await get.json()).toEqual({ path: '/workspace/notes/a.txt', content: 'hello 🌍' });
   });
 
+  it('/workspace/search works across requests: what one request writes the next finds, and pages follow each other', async () => {
+    const H = { ...auth, 'x-intentic-control': 'tok' };
+    // Searched before anything is written: an engine that outlived this request would be dead in the next ones.
+    expect((await call('/workspace/search?query=welcome&mode=find', { headers: H })).status).toBe(200);
+    for (let i = 0; i < 5; i++) {
+      const put = await call(`/api/file?path=src/paged${i}.ts`, {
+        method: 'PUT',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ content: `export function pagedWidget${i}() {\n  return 'pagedToken';\n}\n` }),
+      });
+      expect(put.status).toBe(200);
+    }
+    const search = async (params: Record<string, string>) => {
+      const res = await call(`/workspace/search?${new URLSearchParams(params)}`, { headers: H });
+      return { status: res.status, body: (await res.json()) as { groups: { path: string }[]; cursor?: string; total: number; freshness: unknown; features?: string[] } };
+    };
+    const paths: string[] = [];
+    let page = await search({ query: 'pagedToken', mode: 'find', limit: '2' });
+    expect(page.status).toBe(200);
+    expect(page.body.freshness).toEqual({ state: 'fresh' });
+    for (;;) {
+      paths.push(...page.body.groups.map((group) => group.path));
+      if (page.body.cursor === undefined) break;
+      page = await search({ query: 'pagedToken', mode: 'find', limit: '2', after: page.body.cursor });
+      expect(page.status).toBe(200);
+    }
+    expect(paths).toEqual([0, 1, 2, 3, 4].map((i) => `src/paged${i}.ts`));
+    const def = await search({ query: 'pagedWidget3', mode: 'def' });
+    expect(def.body.groups.map((group) => group.path)).toEqual(['src/paged3.ts']);
+    const q = await search({ query: 'Welcome workers' });
+    expect(q.status).toBe(200);
+    expect(q.body.groups.map((group) => group.path)).toEqual(['README.md']);
+    expect(q.body.features).toEqual(['sem: no embeddings endpoint configured']);
+    expect((await search({ query: 'pagedToken', after: '2.AAAAAAAAAAAAAAAAAAAAAA' })).status).toBe(400);
+  });
+
   it('GET /api/raw honours Range', async () => {
     const size = new TextEncoder().encode('hello 🌍').byteLength; // 10
     const response = await call('/api/raw?path=notes/a.txt', { headers: { ...auth, range: 'bytes=0-4' } });

@@ -33,7 +33,7 @@ const DEFAULT_SCAN_BUDGET_MS = 10_000;
 
 export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   const now = options.now ?? Date.now;
-  const cursors = createCursorCodec();
+  const cursors = createCursorCodec(options.cursorKey);
   const scanner = options.scanner ?? createFsScanner(options.fs);
   const scanBudgetMs = options.scanBudgetMs ?? DEFAULT_SCAN_BUDGET_MS;
   const embeddings = options.embeddings === undefined ? undefined : createEmbeddingsStage(options.embeddings);

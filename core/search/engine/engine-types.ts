@@ -39,6 +39,8 @@ export interface SearchAdapters {
   log?: (line: string) => void;
   /** Per-query time budget of a scan, ms (default 10 s). */
   scanBudgetMs?: number;
+  /** The cursors' HMAC key (default: a random one per engine; engines given one key honour each other's cursors). */
+  cursorKey?: Uint8Array;
 }
 
 export interface SearchEngineOptions extends SearchAdapters {
