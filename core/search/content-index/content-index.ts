@@ -89,7 +89,7 @@ export interface ContentIndexOptions {
   batchMs?: number;
   /** Files in the in-memory delta before it becomes a shard (default 2000). */
   deltaMaxFiles?: number;
-  /** Decoded posting ids kept for later queries (default 4M: 16 MiB). */
+  /** Decoded postings kept for later queries, in ids (default 2.5M: 15 MiB with their masks, 6 bytes each). */
   cachedPostings?: number;
   now?: () => number;
 }
@@ -163,7 +163,7 @@ class TrigramContentIndex implements ContentIndex {
 
   constructor(private readonly options: ContentIndexOptions) {
     this.builder = options.builder ?? createInProcessBuilder(options.read);
-    this.cache = new PostingsCache(options.cachedPostings ?? 4 * 1024 * 1024);
+    this.cache = new PostingsCache(options.cachedPostings ?? 2.5 * 1024 * 1024);
     this.now = options.now ?? Date.now;
     this.work = this.start().catch((error) => {
       // The first pass failed (a worker died, the store is not writable): the index stays `building`, which
