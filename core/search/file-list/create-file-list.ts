@@ -23,8 +23,8 @@ import type { ChangeFeed } from '../../changes/change-feed.ts';
 import { createIgnoreRules, staleRulesFolder } from '../../ignore/ignore-rules.ts';
 import { holdsFoldersSeed000Enters, walkTreeBreadthFirst } from './breadth-first.ts';
 import type { FileList, FileListEvent } from './file-list.ts';
-import { childRelPath, entryNamed, findEntry, putEntry, subtreeFolders, type FolderNode, type TreeEntry } from './folder-tree.ts';
-import type { ListedFile } from './listed-file.ts';
+import { childRelPath, entryNamed, fileAt, findEntry, putEntry, subtreeFolders, type FolderNode, type TreeEntry } from './folder-tree.ts';
+import { listedFileMaker, type ListedFile } from './listed-file.ts';
 import {
   childIgnored,
   makeEntry,
@@ -54,9 +54,9 @@ export interface FileListOptions {
 
 type LinkEntry = Extract<TreeEntry, { kind: 'link' }>;
 
+/** The tree and its indexes. Files have none: `fileAt` finds one down the tree (a map of 78 579 paths was 3.5 MiB). */
 interface TreeState {
   root: FolderNode;
-  files: Map<string, ListedFile>;
   folders: Map<string, FolderNode>;
   /** Link entries by root-relative path, and the links waiting on each resolved target. */
   links: Map<string, LinkEntry>;
@@ -66,6 +66,7 @@ interface TreeState {
 export function createFileList(options: FileListOptions): FileList {
   const { fs, root, changes } = options;
   const rootSlash = root === '/' ? '/' : root + '/';
+  const makeFile = listedFileMaker(rootSlash);
   const exclude = new Set(options.exclude ?? []);
   const rules = createIgnoreRules(fs, root);
   const listeners = new Set<(events: readonly FileListEvent[]) => void>();
@@ -87,7 +88,6 @@ export function createFileList(options: FileListOptions): FileList {
   function emptyState(): TreeState {
     return {
       root: { relPath: '', path: root, entries: null, ignored: false },
-      files: new Map(),
       folders: new Map(),
       links: new Map(),
       linksByTarget: new Map(),
@@ -102,7 +102,7 @@ export function createFileList(options: FileListOptions): FileList {
       rootSlash,
       exclude,
       rules,
-      onFile: (file) => void into.files.set(file.path, file),
+      makeFile,
       onLink: (relPath, entry) => {
         into.links.set(relPath, entry);
         indexLink(into, relPath, entry);
@@ -230,7 +230,7 @@ export function createFileList(options: FileListOptions): FileList {
     } catch (error) {
       if (!isFsError(error)) throw error;
     }
-    for (const path of state.files.keys()) out.remove(path);
+    for (const file of sortedFiles(state.root, true)) out.remove(file.path);
     state = emptyState();
   }
 
@@ -255,8 +255,7 @@ export function createFileList(options: FileListOptions): FileList {
     if (existing?.kind === 'file' && stat.type === 'file' && existing.file) {
       const file = existing.file;
       if (file.size === stat.size && file.version === stat.version) return;
-      existing.file = { ...file, size: stat.size, version: stat.version };
-      state.files.set(relPath, existing.file);
+      existing.file = makeFile(file.path, stat.size, stat.version, file.ignored);
       out.upsert(existing.file);
       return;
     }
@@ -312,7 +311,6 @@ export function createFileList(options: FileListOptions): FileList {
     }
     const relPath = childRelPath(parent.relPath, entry.name);
     if (entry.kind === 'file' && entry.file) {
-      state.files.delete(relPath);
       out.remove(relPath);
     } else if (entry.kind === 'link') {
       state.links.delete(relPath);
@@ -322,7 +320,6 @@ export function createFileList(options: FileListOptions): FileList {
         for (const child of folder.entries ?? []) {
           const childPath = childRelPath(folder.relPath, child.name);
           if (child.kind === 'file' && child.file) {
-            state.files.delete(childPath);
             out.remove(childPath);
           } else if (child.kind === 'link') state.links.delete(childPath);
         }
@@ -353,8 +350,7 @@ export function createFileList(options: FileListOptions): FileList {
       if (entry.kind === 'file' && entry.file) {
         const flag = childIgnored(node, matcher, entry.name, false);
         if (flag !== entry.file.ignored) {
-          entry.file = { ...entry.file, ignored: flag };
-          state.files.set(entry.file.path, entry.file);
+          entry.file = makeFile(entry.file.path, entry.file.size, entry.file.version, flag);
           out.upsert(entry.file);
         }
       } else if (entry.kind === 'folder' && entry.folder) {
@@ -386,16 +382,16 @@ export function createFileList(options: FileListOptions): FileList {
   }
 
   async function resync(): Promise<void> {
-    const before = state.files;
+    const before = state.root;
     const fresh = await walkAll();
     if (closed) return;
     state = fresh;
     const out = new Changes();
-    for (const [path, file] of fresh.files) {
-      const old = before.get(path);
+    for (const file of sortedFiles(fresh.root, true)) {
+      const old = fileAt(before, file.path);
       if (!old || old.size !== file.size || old.version !== file.version || old.ignored !== file.ignored) out.upsert(file);
     }
-    for (const path of before.keys()) if (!fresh.files.has(path)) out.remove(path);
+    for (const file of sortedFiles(before, true)) if (!fileAt(fresh.root, file.path)) out.remove(file.path);
     if (out.events.size > RESET_AFTER) {
       out.events.clear();
       out.reset = true;
@@ -441,7 +437,7 @@ export function createFileList(options: FileListOptions): FileList {
       return (cached.searched ??= sortedFiles(state.root, false));
     },
     get(path) {
-      return state.files.get(path);
+      return fileAt(state.root, path);
     },
     onChange(listener) {
       listeners.add(listener);
@@ -457,7 +453,7 @@ export function createFileList(options: FileListOptions): FileList {
       return covers.value;
     },
     storeFiles() {
-      return walkStoreFiles(fs, rootSlash, [...state.folders.values()]);
+      return walkStoreFiles(fs, rootSlash, makeFile, [...state.folders.values()]);
     },
     close() {
       if (closed) return;

@@ -2,7 +2,7 @@
  * The file list's picture of the tree: one node per folder it entered, each holding every entry of that folder
  * sorted by name (files, folders, links, anything else), since seed 000's walk counts them all.
  */
-import type { ListedFile } from './listed-file.ts';
+import { flatString, type ListedFile } from './listed-file.ts';
 
 /** What a symbolic link points at, as seed 000's walk lists it: a regular file inside the root, outside, or not a file. */
 export type LinkTarget = 'inside' | 'outside' | 'none';
@@ -62,8 +62,23 @@ export function entryNamed(node: FolderNode, name: string): TreeEntry | undefine
   return at >= 0 ? node.entries[at] : undefined;
 }
 
+/** The listed file at root-relative `relPath`, found down the folders (a binary search per level), if any. */
+export function fileAt(root: FolderNode, relPath: string): ListedFile | undefined {
+  let node = root;
+  let at = 0;
+  for (;;) {
+    const slash = relPath.indexOf('/', at);
+    const entry = entryNamed(node, slash < 0 ? relPath.slice(at) : relPath.slice(at, slash));
+    if (slash < 0) return entry?.kind === 'file' ? entry.file : undefined;
+    if (entry?.kind !== 'folder' || !entry.folder) return undefined;
+    node = entry.folder;
+    at = slash + 1;
+  }
+}
+
+/** Flat (see flatString): the list keeps every file's and folder's path. */
 export function childRelPath(folder: string, name: string): string {
-  return folder === '' ? name : folder + '/' + name;
+  return folder === '' ? name : flatString(folder + '/' + name);
 }
 
 /** The folder nodes of a subtree, `node` first, depth-first with each folder's sub-folders in name order. */

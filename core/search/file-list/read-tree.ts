@@ -12,7 +12,7 @@ import type { FolderMatcher, IgnoreRules } from '../../ignore/ignore-rules.ts';
 import { holdsVirtualenvMarker } from '../../ignore/package-stores.ts';
 import { mapLimited } from '../../listing/map-limited.ts';
 import { childRelPath, sortEntries, type FolderNode, type LinkTarget, type TreeEntry } from './folder-tree.ts';
-import type { ListedFile } from './listed-file.ts';
+import type { MakeListedFile } from './listed-file.ts';
 import { NEVER_LISTED, ON_DEMAND_FOLDERS, SEARCH_IGNORED_FOLDERS } from './search-ignored.ts';
 
 const FOLDERS_AT_ONCE = 8;
@@ -26,8 +26,9 @@ export interface TreeContext {
   /** Absolute real folders never entered. */
   readonly exclude: ReadonlySet<string>;
   readonly rules: IgnoreRules;
-  /** Told of every file, link and folder as it is read (the list's indexes). */
-  onFile(file: ListedFile): void;
+  /** Makes the list's ListedFile objects (./listed-file.ts). */
+  readonly makeFile: MakeListedFile;
+  /** Told of every link and folder as it is read (the list's indexes). */
   onLink(relPath: string, entry: Extract<TreeEntry, { kind: 'link' }>): void;
   onFolder(node: FolderNode): void;
   /** True once the list is closed: a walk still running stops reading (shutdown never waits for a whole tree). */
@@ -147,14 +148,7 @@ export async function makeEntry(
       throw error;
     }
     if (stat.type !== 'file') return undefined; // replaced meanwhile: its own change will come
-    const file: ListedFile = {
-      path: relPath,
-      absolutePath: path,
-      size: stat.size,
-      version: stat.version,
-      ignored: childIgnored(parent, matcher, name, false),
-    };
-    ctx.onFile(file);
+    const file = ctx.makeFile(relPath, stat.size, stat.version, childIgnored(parent, matcher, name, false));
     return { entry: { name, kind: 'file', file } };
   }
   if (type === 'dir') {

@@ -8,7 +8,7 @@ import type { FileSystem } from '../../../adapters/fs/file-system.ts';
 import { isFsError } from '../../../adapters/fs/fs-error.ts';
 import { mapLimited } from '../../listing/map-limited.ts';
 import { childRelPath, type FolderNode } from './folder-tree.ts';
-import type { ListedFile } from './listed-file.ts';
+import type { ListedFile, MakeListedFile } from './listed-file.ts';
 import { NEVER_LISTED } from './search-ignored.ts';
 
 export const MAX_STORE_FILES = 200_000;
@@ -17,6 +17,7 @@ const STATS_AT_ONCE = 16;
 export async function* walkStoreFiles(
   fs: FileSystem,
   rootSlash: string,
+  makeFile: MakeListedFile,
   folders: readonly FolderNode[],
   maxFiles = MAX_STORE_FILES,
 ): AsyncGenerator<ListedFile> {
@@ -51,7 +52,7 @@ export async function* walkStoreFiles(
         try {
           const stat = await fs.lstat(rootSlash + path);
           return stat.type === 'file'
-            ? { path, absolutePath: rootSlash + path, size: stat.size, version: stat.version, ignored: true }
+            ? makeFile(path, stat.size, stat.version, true)
             : undefined;
         } catch (error) {
           if (isFsError(error)) return undefined;

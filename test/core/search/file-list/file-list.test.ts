@@ -153,6 +153,24 @@ describe.each(BACKENDS)('createFileList (%s)', (backend) => {
     expect(batches.length).toBe(2);
   });
 
+  it('hands out whole files after changes too: absolutePath, spread and JSON; get finds nested files only', async () => {
+    const { list, api, fs, root } = await setup(backend, { 'src/deep/a.ts': 'a', 'src/b.ts': 'b' });
+    await api.write(`${root}/src/deep/a.ts`, 'longer');
+    await waitFor(() => list.get('src/deep/a.ts')?.size === 6, { what: 'the new size' });
+    await api.write(`${root}/.gitignore`, 'b.ts\n');
+    await waitFor(() => list.get('src/b.ts')?.ignored === true, { what: 'the new flag' });
+    const changed = { path: 'src/deep/a.ts', absolutePath: `${root}/src/deep/a.ts`, size: 6, version: (await fs.stat(`${root}/src/deep/a.ts`)).version, ignored: false };
+    const flagged = { path: 'src/b.ts', absolutePath: `${root}/src/b.ts`, size: 1, version: (await fs.stat(`${root}/src/b.ts`)).version, ignored: true };
+    expect(list.get('src/deep/a.ts')).toEqual(changed);
+    expect(list.get('src/b.ts')).toEqual(flagged);
+    expect({ ...list.get('src/deep/a.ts')! }).toEqual(changed);
+    const gitignore = { path: '.gitignore', absolutePath: `${root}/.gitignore`, size: 5, version: (await fs.stat(`${root}/.gitignore`)).version, ignored: false };
+    expect(JSON.parse(JSON.stringify(list.files({ includeIgnored: true })))).toEqual([gitignore, flagged, changed]);
+    for (const path of ['', 'src', 'src/deep', 'src/deep/', 'src/deep/a.ts/x', 'src/nope.ts', 'nope/a.ts', '/src/b.ts']) {
+      expect(list.get(path)).toBeUndefined();
+    }
+  });
+
   it('walks a folder that appears and drops one that goes, whole', async () => {
     const { list, api, root, batches } = await setup(backend, { 'x.txt': '', 'tree/a/b.txt': '', 'tree/c.txt': '' });
     await api.write(`${root}/new/deep/er/file.ts`, 'x', { mkdirs: true }); // only the file is reported
