@@ -220,11 +220,16 @@ export interface FindOptions extends WalkOptions {
   list?: FileList;
 }
 
+/** The live file list when it answers the walk: ready, and holding the whole walk (not while it keeps a `bower_components` as a name). */
+function answeringList(options: FindOptions): FileList | undefined {
+  const list = options.list;
+  return list?.isReady && list.coversBreadthFirstWalk() ? list : undefined;
+}
+
 /** `walkFiles`, or the same walk over the live file list when one is ready. */
 function walkForFind(fs: FileSystem, root: string, visit: FolderVisitor, options: FindOptions): Promise<WalkSummary> {
-  const list = options.list;
-  // The list answers only when it holds the whole walk (not while it keeps a `bower_components` as a name).
-  if (list?.isReady && list.coversBreadthFirstWalk()) {
+  const list = answeringList(options);
+  if (list !== undefined) {
     const linksLeavingRoot = options.confineTo === undefined;
     return Promise.resolve(list.walkBreadthFirst(visit, { maxEntries: options.maxEntries, linksLeavingRoot }));
   }
@@ -258,25 +263,157 @@ export async function findFiles(fs: FileSystem, root: string, options: FindOptio
   }
 
   const needle = options.query.toLowerCase();
-  // Without a '/' in the query a match cannot span segments: it is in the folder's path or in the name.
-  const canSpan = needle.includes('/');
   const best = new BestOf<RankedHit>(limit, compareHits);
-  await walkForFind(
-    fs,
-    root,
-    (folder, names) => {
-      const prefix = folder.relPath === '' ? '' : folder.relPath + '/';
-      const lowerPrefix = prefix.toLowerCase();
-      const folderMatches = lowerPrefix.includes(needle);
-      for (const name of names) {
-        const lowerName = name.toLowerCase();
-        const nameMatch = lowerName.includes(needle);
-        if (!nameMatch && !folderMatches && !(canSpan && (lowerPrefix + lowerName).includes(needle))) continue;
-        best.offer({ name, relPath: prefix + name, nameMatch });
-      }
-      return false;
-    },
-    options,
-  );
+  const list = answeringList(options);
+  if (list !== undefined) offerListed(best, needle, foldedWalk(list, options));
+  else {
+    await walkFiles(fs, root, (folder, names) => offerMatches(best, needle, foldFolder(folder.relPath, names)), options);
+  }
   return best.result().map(({ name, relPath }) => ({ name, relPath }));
+}
+
+/** One walked folder's files with the names and the folder's path case-folded (seed 000 compares lower cases). */
+interface FoldedFolder {
+  /** The folder's root-relative path and '/' ("" for the root). */
+  prefix: string;
+  lowerPrefix: string;
+  names: readonly string[];
+  lowerNames: readonly string[];
+}
+
+function foldFolder(relPath: string, names: readonly string[]): FoldedFolder {
+  const prefix = relPath === '' ? '' : relPath + '/';
+  return { prefix, lowerPrefix: prefix.toLowerCase(), names, lowerNames: names.map((name) => name.toLowerCase()) };
+}
+
+/** Offers the files of `folder` whose root-relative path (lower case) contains `needle` (lower case). */
+function offerMatches(best: BestOf<RankedHit>, needle: string, folder: FoldedFolder): void {
+  const { prefix, lowerPrefix, names, lowerNames } = folder;
+  const folderMatches = lowerPrefix.includes(needle);
+  const tails = spanningTails(needle, lowerPrefix);
+  for (let i = 0; i < names.length; i++) {
+    const lowerName = lowerNames[i]!;
+    const nameMatch = lowerName.includes(needle);
+    if (!nameMatch && !folderMatches && !startsWithAny(lowerName, tails)) continue;
+    best.offer({ name: names[i]!, relPath: prefix + names[i]!, nameMatch });
+  }
+}
+
+/**
+ * A match in `lowerPrefix + lowerName` lies in the prefix, in the name, or spans the two: the prefix ends with a
+ * head of the needle and the name starts with the rest. These are those rests, found once per folder (none unless
+ * the needle holds a '/', the prefix ending with one), so no name is joined to its folder to be searched.
+ */
+function spanningTails(needle: string, lowerPrefix: string): string[] {
+  const tails: string[] = [];
+  if (lowerPrefix === '' || !needle.includes('/')) return tails;
+  for (let split = 1; split < needle.length; split++) {
+    if (lowerPrefix.endsWith(needle.slice(0, split))) tails.push(needle.slice(split));
+  }
+  return tails;
+}
+
+function startsWithAny(text: string, heads: readonly string[]): boolean {
+  for (const head of heads) if (text.startsWith(head)) return true;
+  return false;
+}
+
+/**
+ * The live list's walk (same order and budget as the disk's) as one block of text: every listed file's folded
+ * relPath (its folder's path and its name, each lower-cased as the disk walk does), one after another. Kept per
+ * list generation and walk options: every keystroke of an `@` search runs a query, and walking and lower-casing
+ * the kernel tree's 78 579 names each time cost more than the match; over the block the match is a native
+ * `indexOf` hopping from one occurrence to the next, so only files that hold the query are visited.
+ */
+interface FoldedWalk {
+  generation: number;
+  maxEntries: number;
+  linksLeavingRoot: boolean;
+  text: string;
+  /** File f's folded relPath is `text[starts[f], starts[f + 1])`; its name's part starts at `nameStarts[f]`. */
+  starts: Uint32Array;
+  nameStarts: Uint32Array;
+  names: string[];
+  /** File f is in the folder whose prefix ("" or relPath + '/') is `prefixes[folderOf[f]]`. */
+  folderOf: Uint32Array;
+  prefixes: string[];
+}
+const foldedWalks = new WeakMap<FileList, FoldedWalk>();
+
+function foldedWalk(list: FileList, options: FindOptions): FoldedWalk {
+  const linksLeavingRoot = options.confineTo === undefined;
+  const kept = foldedWalks.get(list);
+  if (
+    kept !== undefined &&
+    kept.generation === list.generation &&
+    kept.maxEntries === options.maxEntries &&
+    kept.linksLeavingRoot === linksLeavingRoot
+  ) {
+    return kept;
+  }
+  const parts: string[] = [];
+  const starts: number[] = [];
+  const nameStarts: number[] = [];
+  const names: string[] = [];
+  const folderOf: number[] = [];
+  const prefixes: string[] = [];
+  let at = 0;
+  list.walkBreadthFirst(
+    (folder, fileNames) => {
+      if (fileNames.length === 0) return;
+      const { prefix, lowerPrefix, lowerNames } = foldFolder(folder.relPath, fileNames);
+      for (let i = 0; i < fileNames.length; i++) {
+        starts.push(at);
+        nameStarts.push(at + lowerPrefix.length);
+        parts.push(lowerPrefix, lowerNames[i]!);
+        at += lowerPrefix.length + lowerNames[i]!.length;
+        names.push(fileNames[i]!);
+        folderOf.push(prefixes.length);
+      }
+      prefixes.push(prefix);
+    },
+    { maxEntries: options.maxEntries, linksLeavingRoot },
+  );
+  starts.push(at);
+  const walk: FoldedWalk = {
+    generation: list.generation,
+    maxEntries: options.maxEntries,
+    linksLeavingRoot,
+    text: parts.join(''),
+    starts: Uint32Array.from(starts),
+    nameStarts: Uint32Array.from(nameStarts),
+    names,
+    folderOf: Uint32Array.from(folderOf),
+    prefixes,
+  };
+  foldedWalks.set(list, walk);
+  return walk;
+}
+
+/**
+ * Offers every file of `walk` whose folded relPath holds `needle` (non-empty, lower case) — what `offerMatches`
+ * offers folder by folder: a match in the folder's part, the name's, or across the two. An occurrence running
+ * into the next file's text is none; the name matches when an occurrence starts in it (the last one is checked).
+ */
+function offerListed(best: BestOf<RankedHit>, needle: string, walk: FoldedWalk): void {
+  const { text, starts, nameStarts, names, folderOf, prefixes } = walk;
+  const n = needle.length;
+  let file = -1;
+  let last = -1;
+  const offer = () => {
+    if (file < 0) return;
+    const name = names[file]!;
+    best.offer({ name, relPath: prefixes[folderOf[file]!]! + name, nameMatch: last >= nameStarts[file]! });
+  };
+  let at = 0;
+  for (let p = text.indexOf(needle); p !== -1; p = text.indexOf(needle, p + 1)) {
+    while (starts[at + 1]! <= p) at++;
+    if (p + n > starts[at + 1]!) continue;
+    if (at !== file) {
+      offer();
+      file = at;
+    }
+    last = p;
+  }
+  offer();
 }

@@ -11,7 +11,7 @@ import { includeFilter } from '../paths/include-globs.ts';
 import { answerPage } from '../query/answer-page.ts';
 import { createCursorCodec } from '../query/cursor.ts';
 import { takePage } from '../query/page.ts';
-import type { ResultSet } from '../query/result-set.ts';
+import type { RankedGroups, ResultSet } from '../query/result-set.ts';
 import { queryIdentity, type SearchRequest } from '../query/search-request.ts';
 import { inProcessAstMatcher } from '../symbols/ast-matcher.ts';
 import { createEmbeddingsStage } from '../prose/embeddings.ts';
@@ -38,7 +38,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   const scanBudgetMs = options.scanBudgetMs ?? DEFAULT_SCAN_BUDGET_MS;
   const embeddings = options.embeddings === undefined ? undefined : createEmbeddingsStage(options.embeddings);
   const astMatcher = options.astMatcher ?? (options.parsers === undefined ? undefined : inProcessAstMatcher(options.parsers));
-  const sets = new Map<string, { generation: number; epoch: number; set: Promise<ResultSet> }>();
+  const sets = new Map<string, { generation: number; epoch: number; set: Promise<ResultSet<RankedGroups>> }>();
   let parts: Promise<EngineParts> | undefined;
   let started: EngineParts | undefined;
   let closed = false;
@@ -55,7 +55,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     return parts;
   }
 
-  function resultSet(engine: EngineParts, request: SearchRequest, identity: string): Promise<ResultSet> {
+  function resultSet(engine: EngineParts, request: SearchRequest, identity: string): Promise<ResultSet<RankedGroups>> {
     // While the workspace is unchanged and no background part has finished since, the same answer: its pages
     // never overlap. A part finishing (say the prose index's first pass) makes a new answer, which may rank more.
     const generation = engine.fileList.generation;

@@ -12,7 +12,7 @@ import { qMode, type QStage } from '../modes/q-mode.ts';
 import { defMode, refsMode, symMode, type SymbolStage } from '../modes/symbol-modes.ts';
 import { classifyQuery, isPhrase } from '../prose/classify-query.ts';
 import type { EmbeddingsStage } from '../prose/embeddings.ts';
-import { countHits, type ResultSet } from '../query/result-set.ts';
+import { countHits, wholeSet, type RankedGroups, type ResultSet } from '../query/result-set.ts';
 import type { SearchRequest } from '../query/search-request.ts';
 import type { AstMatcher } from '../symbols/ast-matcher.ts';
 import { compileFind, rewriteGrepEscapes, type CompiledFind, type FindQuery } from '../text/find-query.ts';
@@ -29,7 +29,7 @@ export interface ModeContext {
   astMatcher: AstMatcher | undefined;
 }
 
-export async function runMode(request: SearchRequest, context: ModeContext): Promise<ResultSet> {
+export async function runMode(request: SearchRequest, context: ModeContext): Promise<ResultSet<RankedGroups>> {
   const scope = await scopeFiles(context.engine.fileList, request.includeIgnored, context.filter);
   switch (request.mode) {
     case 'files':
@@ -81,7 +81,7 @@ function qStage(scope: readonly ListedFile[], context: ModeContext): QStage {
   const find = findStage(scope, context);
   return {
     classify: classifyQuery,
-    files: (query) => filesMode(query, scope),
+    files: (query) => wholeSet(filesMode(query, scope)),
     glob: (query) => globMode(query, scope),
     async text(query, options) {
       const groups = textGroups(await textIn(scope, context, { pattern: query, literal: options.literal, word: options.word, caseSensitive: false }));

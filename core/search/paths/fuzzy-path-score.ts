@@ -10,7 +10,8 @@
  * gets the bonus. Case folding is per code unit, so offsets into the folded path are offsets into the path.
  *
  * The work is done on code units (`scoreCodes`), the form the ranker (./rank-fuzzy-paths.ts) keeps every path
- * in, so one function scores for both and their answers cannot drift apart.
+ * in; the ranker calls the same two rules (`substringScore`, `orderedScore`) separately, so their answers cannot
+ * drift apart.
  */
 
 export function fuzzyPathScore(query: string, path: string): number | undefined {
@@ -34,13 +35,34 @@ export function scoreCodes(
   start: number,
   end: number,
 ): number | undefined {
+  const last = lastIndexOfCodes(query, codes, start, end);
+  if (last >= 0) return substringScore(last, path.lastIndexOf('/') + 1, end - start);
+  return orderedScore(query, path, codes, start, end);
+}
+
+/**
+ * The substring rule's score (at least 0.75) of a path of `length` code units whose base name starts at
+ * `baseStart` and holds the query's last occurrence at `last`. The ordered rule gives at most 0.7 (see
+ * `orderedScore`), so every substring match outranks every other match: the ranker relies on it.
+ */
+export function substringScore(last: number, baseStart: number, length: number): number {
+  return 0.75 + (last >= baseStart ? 0.2 : 0) + 5 / length;
+}
+
+/**
+ * The ordered-characters rule's score, or undefined when the characters are not all found in order. At most
+ * 0.7: each character earns at most 1 + 0.8 + 0.6 = 2.4, so the sum is at most 2.4 n, and the length factor is
+ * at most 1.
+ */
+export function orderedScore(
+  query: ArrayLike<number>,
+  path: string,
+  codes: ArrayLike<number>,
+  start: number,
+  end: number,
+): number | undefined {
   const n = query.length;
   const length = end - start;
-  const last = lastIndexOfCodes(query, codes, start, end);
-  if (last >= 0) {
-    const baseStart = path.lastIndexOf('/') + 1;
-    return 0.75 + (last >= baseStart ? 0.2 : 0) + 5 / length;
-  }
   let sum = 0;
   let previous = -2;
   let at = 0;
@@ -95,11 +117,15 @@ function codesOf(text: string): Uint16Array {
 }
 
 /** Offset (from `start`) of the last occurrence of `query` in `codes[start, end)`, or -1. */
-function lastIndexOfCodes(query: ArrayLike<number>, codes: ArrayLike<number>, start: number, end: number): number {
+export function lastIndexOfCodes(query: ArrayLike<number>, codes: ArrayLike<number>, start: number, end: number): number {
   const n = query.length;
-  outer: for (let at = end - n; at >= start; at--) {
-    for (let k = 0; k < n; k++) if (codes[at + k] !== query[k]) continue outer;
-    return at - start;
+  if (n === 0) return end - start;
+  const first = query[0]!;
+  for (let at = end - n; at >= start; at--) {
+    if (codes[at] !== first) continue;
+    let k = 1;
+    while (k < n && codes[at + k] === query[k]) k++;
+    if (k === n) return at - start;
   }
   return -1;
 }

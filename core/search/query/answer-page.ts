@@ -5,9 +5,9 @@
  */
 import type { Freshness, SearchAnswer } from '../answer.ts';
 import type { Page } from './page.ts';
-import type { ResultSet } from './result-set.ts';
+import type { RankedGroups, ResultSet } from './result-set.ts';
 
-export function answerPage(set: ResultSet, page: Page, cursor: string | undefined, freshness: Freshness): SearchAnswer {
+export function answerPage(set: ResultSet<RankedGroups>, page: Page, cursor: string | undefined, freshness: Freshness): SearchAnswer {
   const truncated = page.next < set.groups.length;
   const answer: SearchAnswer = {
     mode: set.mode,

@@ -3,6 +3,7 @@
  * next would push it past MAX_HITS_PER_PAGE hits; the first group is always taken, so every page makes progress.
  */
 import { MAX_HITS_PER_PAGE, type Group } from '../answer.ts';
+import type { RankedGroups } from './result-set.ts';
 
 export interface Page {
   groups: Group[];
@@ -12,12 +13,14 @@ export interface Page {
   next: number;
 }
 
-export function takePage(ranked: readonly Group[], start: number, limit: number): Page {
+export function takePage(ranked: RankedGroups, start: number, limit: number): Page {
   const groups: Group[] = [];
+  // A page holds at most `limit` groups: only those are read (a lazy ranking builds only those).
+  const candidates = ranked.slice(start, start + limit);
   let shown = 0;
   let at = start;
   while (at < ranked.length && groups.length < limit) {
-    const group = ranked[at]!;
+    const group = candidates[at - start]!;
     if (groups.length > 0 && shown + group.hits.length > MAX_HITS_PER_PAGE) break;
     groups.push(group);
     shown += group.hits.length;

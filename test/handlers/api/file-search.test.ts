@@ -218,6 +218,39 @@ describe('findFiles', () => {
     expect(rec.reads).toEqual([ROOT, `${ROOT}/a`, `${ROOT}/cmd`, `${ROOT}/docs`]);
   });
 
+  it('finds exactly the files whose lower-cased relPath holds the query, across folder boundaries', async () => {
+    // Random trees and queries (pieces of paths, so many span a '/'), against the rule itself: every file whose
+    // relPath.toLowerCase() contains the query, ranked by compareHits.
+    let seed = 3;
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const pick = (alphabet: string, max: number) =>
+      Array.from({ length: 1 + Math.floor(random() * max) }, () => alphabet[Math.floor(random() * alphabet.length)]!).join('');
+    const relPaths = new Set<string>();
+    while (relPaths.size < 300) {
+      const depth = Math.floor(random() * 4);
+      const name = pick('abBé.', 4);
+      relPaths.add([...Array.from({ length: depth }, () => pick('abAB', 3)), /^\.+$/.test(name) ? name + 'a' : name].join('/'));
+    }
+    const files = [...relPaths].filter((rel) => ![...relPaths].some((other) => other.startsWith(rel + '/')));
+    const randomTree = tree(...files);
+    const queries = ['a/b', 'B/A', '/', 'b/', '/a', 'ab/ab', 'a/b/a', 'é', 'b.', 'é/'];
+    for (let i = 0; i < 25; i++) {
+      const rel = files[Math.floor(random() * files.length)]!;
+      const start = Math.floor(random() * rel.length);
+      queries.push(rel.slice(start, start + 2 + Math.floor(random() * 4)));
+    }
+    for (const query of queries) {
+      const needle = query.toLowerCase();
+      const expected = files
+        .filter((rel) => rel.toLowerCase().includes(needle))
+        .map((rel) => ({ name: rel.slice(rel.lastIndexOf('/') + 1), relPath: rel }))
+        .map((hit) => ({ ...hit, nameMatch: hit.name.toLowerCase().includes(needle) }))
+        .sort(compareHits)
+        .map((hit) => hit.relPath);
+      expect(await find(randomTree, query, { limit: 500 })).toEqual(expected);
+    }
+  });
+
   it('respects the entry budget when ranking', async () => {
     // Root entries: README.md a cmd docs src x (6), then a: [b], cmd: [main], docs: [Main.md] …
     expect(await find(fs, 'main', { maxEntries: 9 })).toEqual(['docs/Main.md']);

@@ -76,3 +76,40 @@ describe('/api/files/search from the live list', () => {
     await warm.close();
   });
 });
+
+describe('/api/files/search from the live list: the folded walk it keeps', () => {
+  it('answers every query as the disk walk does, and a change made after a query is in the next one', async () => {
+    const seed: Record<string, string> = {};
+    for (const folder of ['src', 'src/Net', 'src/net/e1000', 'docs', 'Docs/old', 'a/b/c']) {
+      for (const name of ['main.c', 'Net.h', 'e1000_main.c', 'README']) seed[`${folder}/${name}`] = '';
+    }
+    seed['top.txt'] = '';
+    ws = await tempWorkspace(seed);
+    const queries = ['main', 'NET', 'c/e', 'net/e1', 'src/net/', '/', 'e1000', 'b/c/r', 'zz', 's/n', 'T.'];
+    const cold = nodeApp(ws.root);
+    const disk = await Promise.all(queries.map((query) => search(cold, query)));
+    await cold.close();
+    const warm = nodeApp(ws.root, { search: { eager: true } });
+    await warm.search.settled();
+    expect(warm.search.readyFileList()?.coversBreadthFirstWalk()).toBe(true);
+    // Twice: the second round answers from the walk the first one kept.
+    for (let round = 0; round < 2; round++) {
+      expect(await Promise.all(queries.map((query) => search(warm, query)))).toEqual(disk);
+    }
+    // No name holds `net/e1`: shorter relPath first, then code-unit order ('N' before 'n').
+    expect(disk[3]!.body.files.map((f: { relPath: string }) => f.relPath)).toEqual([
+      'src/net/e1000/Net.h',
+      'src/Net/e1000_main.c',
+      'src/net/e1000/README',
+      'src/net/e1000/main.c',
+      'src/net/e1000/e1000_main.c',
+    ]);
+    const put = await warm.fetch(request('/api/file' + q({ path: 'src/net/e1000/new.c' }), { method: 'PUT', body: JSON.stringify({ content: 'x' }) }));
+    expect(put.status).toBe(200);
+    expect((await search(warm, 'e1000/n')).body.files.map((f: { relPath: string }) => f.relPath)).toEqual([
+      'src/net/e1000/Net.h',
+      'src/net/e1000/new.c',
+    ]);
+    await warm.close();
+  });
+});
