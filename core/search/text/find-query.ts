@@ -102,7 +102,7 @@ class CompiledLineFind implements CompiledFind {
     const bytes = file[0] === 0xef && file[1] === 0xbb && file[2] === 0xbf ? file.subarray(3) : file;
     const end = bytes.length;
     if (this.prefilter !== undefined) {
-      if (!this.prefilter.fileMayMatch(bytes, end) || bytes.indexOf(0) >= 0) return null;
+      if (!this.prefilter.fileMayMatch(bytes, end)) return null;
       return this.candidateLines(bytes, this.prefilter);
     }
     if (bytes.indexOf(0) >= 0) return null;
@@ -117,9 +117,12 @@ class CompiledLineFind implements CompiledFind {
   private candidateLines(bytes: Uint8Array, prefilter: BytePrefilter): FileTextMatch | null {
     const end = bytes.length;
     const cursor = prefilter.candidates(bytes, end);
+    const first = cursor.next(0);
+    // The binary check (a NUL anywhere) only for a file that holds a candidate: most files hold none.
+    if (first < 0 || bytes.indexOf(0) >= 0) return null;
     const collected = new Collected();
     const lines = new LineCounter(bytes);
-    for (let at = cursor.next(0); at >= 0; ) {
+    for (let at = first; at >= 0; ) {
       const lineStart = at === 0 ? 0 : bytes.lastIndexOf(0x0a, at - 1) + 1;
       const newline = bytes.indexOf(0x0a, at);
       const lineEnd = newline < 0 ? end : newline;
