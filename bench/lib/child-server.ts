@@ -22,9 +22,10 @@ const DAEMON_MALLOC_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '1310
  * As package.json's `start` script (a V8 flag, not allowed in NODE_OPTIONS): a full collection once the old
  * generation grows 20 % past what the last one kept. V8's default lets it grow up to 4× on a machine with much
  * memory, and its memory reducer does not run in an idle daemon after a burst of queries: the kernel tree's `@`
- * rounds left ~250 MiB of dead ranking objects resident (idle 492–568 MiB vs 290 with the flag).
+ * rounds left ~250 MiB of dead ranking objects resident (idle 492–568 MiB vs 290 with the flag). `--expose-gc`
+ * lets the daemon collect once when it goes quiet (runtime/node/idle-collector.ts).
  */
-const DAEMON_NODE_FLAGS = ['--heap-growing-percent=20'];
+const DAEMON_NODE_FLAGS = ['--heap-growing-percent=20', '--expose-gc'];
 
 const running = new Set<ChildProcess>();
 

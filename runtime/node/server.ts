@@ -16,6 +16,7 @@ import type { TerminalManager } from '../../core/terminals/terminal-manager.ts';
 import type { SearchEngine } from '../../core/search/search-engine.ts';
 import { createWorkspaceApp, type WorkspaceApp, type WorkspaceAppOptions } from '../app.ts';
 import { isAllowedHost } from '../hosts.ts';
+import { idleCollector } from './idle-collector.ts';
 import { nodeSearchAdapters, type NodeSearchOptions } from './search-adapters.ts';
 import { jsonResponse } from '../errors/render.ts';
 import { setResponseImplementation } from '../http/response.ts';
@@ -58,6 +59,8 @@ export interface NodeServer {
 const DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
 /** How long closing WebSockets and in-flight requests get before they are cut at shutdown. */
 const SHUTDOWN_GRACE_MS = 1000;
+/** Quiet time after a request before the daemon collects its garbage once (./idle-collector.ts). */
+const IDLE_COLLECT_AFTER_MS = 15_000;
 /** Ping period: a peer that has not answered the previous ping by the next one is gone (its shell is killed). */
 const HEARTBEAT_MS = 30_000;
 /** How long a refused upgrade's connection may linger for the client to read the answer. */
@@ -109,7 +112,11 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
         : workspace.fetch(request, env),
   };
   // Only the Request goes to the app: @whatwg-node passes its own server context as the second argument.
-  const handleHttp = createServerAdapter((request: Request) => app.fetch(request));
+  const idle = idleCollector(IDLE_COLLECT_AFTER_MS);
+  const handleHttp = createServerAdapter((request: Request) => {
+    idle.touch();
+    return app.fetch(request);
+  });
   const server = createServer(handleHttp);
   // `ws` enforces its cap per server (close 1009 past it): one server per cap a handler asks for.
   const servers = new Map<number, WebSocketServer>();
@@ -203,6 +210,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     await listen(server, port, host);
   } catch (error) {
     clearInterval(heartbeat);
+    idle.stop();
     await workspace.close(); // the watcher, if it started, must not outlive a server that never listened
     await nodeSearch?.close();
     throw error;
@@ -211,6 +219,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
 
   async function shutdown(): Promise<void> {
     clearInterval(heartbeat);
+    idle.stop();
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
     for (const ws of webSockets) ws.close(1001, 'server shutting down');
     for (const socket of pendingUpgrades) socket.destroy();
