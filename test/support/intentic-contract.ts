@@ -113,6 +113,10 @@ export const intenticContract = {
     delete: oc.route({ method: 'DELETE', path: '/workspace/entry' }).input(z.object({ agent, path: z.string() })).output(ok),
     move: oc.route({ method: 'POST', path: '/workspace/move' }).input(fromTo.extend({ agent })).output(ok),
     copy: oc.route({ method: 'POST', path: '/workspace/copy' }).input(fromTo.extend({ agent })).output(ok),
+    repos: oc
+      .route({ method: 'GET', path: '/workspace/repos' })
+      .input(z.object({}))
+      .output(z.strictObject({ repos: z.array(z.string()) })),
     // ../shared/seeds/001-search.md: every input is a string on the wire (the contract's own types), as Intentic sends.
     search: oc
       .route({ method: 'GET', path: '/workspace/search' })
