@@ -58,8 +58,13 @@ export async function discoverRepos(fs: FileSystem, root: string, options: Disco
   return repos.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
+/** Whether `name` is a folder name discovery can list as (part of) a repo id. */
+export function isRepoFolderName(name: string): boolean {
+  return REPO_NAME.test(name) && !SKIPPED_FOLDERS.has(name);
+}
+
 function considered(name: string, type: string, parentDepth: number): boolean {
-  if (type !== 'dir' || name.startsWith('.') || SKIPPED_FOLDERS.has(name) || !REPO_NAME.test(name)) return false;
+  if (type !== 'dir' || name.startsWith('.') || !isRepoFolderName(name)) return false;
   return !(parentDepth === 0 && RESERVED_TOP_LEVEL.has(name));
 }
 
