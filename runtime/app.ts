@@ -17,6 +17,8 @@ import type { TerminalManager } from '../core/terminals/terminal-manager.ts';
 import { createSearchEngine, type SearchEngine } from '../core/search/search-engine.ts';
 import type { SearchAdapters, SearchEngineOptions } from '../core/search/engine/engine-types.ts';
 import { requestScopedSearch } from './search/request-scoped-search.ts';
+import { RepoCloner } from '../core/git/clone-repo.ts';
+import type { GitRunner } from '../core/git/git-runner.ts';
 import type { AuthConfig } from './auth.ts';
 import { defaultLimits, type Limits, type WorkspaceContext } from './context.ts';
 import { isOriginAllowedToAct, preflight, withCorsHeaders, type OriginPolicy } from './cors.ts';
@@ -50,6 +52,8 @@ export interface WorkspaceAppOptions {
   processes?: ProcessAdapter;
   /** Zip reading (Node): the protocol's `extract_zip`. */
   zip?: ZipAdapter;
+  /** Git (Node): the protocol's git commands and Intentic's clone and sync. */
+  git?: GitRunner;
   /** Where agents' private copies live: absolute, or relative to the root (default `.agents`). */
   agentsDir?: string;
   /** Git worktrees for agent copies (Node); without it agents get plain copies of the tree. */
@@ -179,6 +183,8 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
       view: (agent) => agents.view(agent),
       mediaTickets,
       search,
+      git: options.git,
+      repoCloner: options.git && new RepoCloner(fs, root, options.git),
     };
     return sharedContext;
   }

@@ -1,6 +1,8 @@
 import type { SearchEngine } from '../core/search/search-engine.ts';
 import type { FileSystem } from '../adapters/fs/file-system.ts';
 import type { ZipAdapter } from '../adapters/archive/zip-adapter.ts';
+import type { RepoCloner } from '../core/git/clone-repo.ts';
+import type { GitRunner } from '../core/git/git-runner.ts';
 import type { ProcessAdapter } from '../adapters/process/process-adapter.ts';
 import type { PtyAdapter } from '../adapters/pty/pty-adapter.ts';
 import type { TerminalManager } from '../core/terminals/terminal-manager.ts';
@@ -123,6 +125,10 @@ export interface WorkspaceContext {
   readonly mediaTickets: MediaTickets;
   /** The search engine (core/search): `/workspace/search`, `/api/files/search`, `search_in_files`. */
   readonly search: SearchEngine | undefined;
+  /** Runs git (Node: adapters/git/git-process.ts); absent where there are no processes (Workers). */
+  readonly git: GitRunner | undefined;
+  /** Intentic's clones into the root, one per name at a time (with `git`). */
+  readonly repoCloner: RepoCloner | undefined;
 }
 
 export type Handler = (request: Request, ctx: WorkspaceContext) => Response | Promise<Response>;

@@ -5,6 +5,7 @@ import { Response as PonyfillResponse } from '@whatwg-node/fetch';
 import { createServerAdapter } from '@whatwg-node/server';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
+import { realpathSync } from 'node:fs';
 import { NodeFileSystem } from '../../adapters/fs/node-file-system.ts';
 import { GitWorktreeAdapter } from '../../adapters/git/git-worktree-adapter.ts';
 import { YauzlZipAdapter } from '../../adapters/archive/yauzl-zip-adapter.ts';
@@ -17,6 +18,7 @@ import type { SearchEngine } from '../../core/search/search-engine.ts';
 import { createWorkspaceApp, type WorkspaceApp, type WorkspaceAppOptions } from '../app.ts';
 import { isAllowedHost } from '../hosts.ts';
 import { idleCollector } from './idle-collector.ts';
+import { createGitProcess } from '../../adapters/git/git-process.ts';
 import { nodeSearchAdapters, type NodeSearchOptions } from './search-adapters.ts';
 import { jsonResponse } from '../errors/render.ts';
 import { setResponseImplementation } from '../http/response.ts';
@@ -93,6 +95,8 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     pty: ptys,
     processes,
     zip: new YauzlZipAdapter(),
+    // The ceiling above the workspace is decided on the root's real path (a missing root fails elsewhere).
+    git: createGitProcess({ root: realPathOr(options.root) }),
     worktrees: new GitWorktreeAdapter(),
     watcher,
   });
@@ -416,4 +420,12 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 /** IPv6 literals need brackets in URLs and Host headers. */
 export function formatHost(host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+function realPathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }

@@ -117,6 +117,10 @@ export const intenticContract = {
       .route({ method: 'GET', path: '/workspace/repos' })
       .input(z.object({}))
       .output(z.strictObject({ repos: z.array(z.string()) })),
+    clone: oc
+      .route({ method: 'POST', path: '/workspace/repos' })
+      .input(z.object({ name: z.string(), cloneUrl: z.string(), branch: z.string().optional() }))
+      .output(z.strictObject({ name: z.string(), path: z.string() })),
     // ../shared/seeds/001-search.md: every input is a string on the wire (the contract's own types), as Intentic sends.
     search: oc
       .route({ method: 'GET', path: '/workspace/search' })

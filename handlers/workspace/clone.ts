@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import type { WorkspaceContext } from '../../runtime/context.ts';
+import { jsonResponse } from '../../runtime/errors/render.ts';
+import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { parseJsonBody } from '../../runtime/validation.ts';
+
+const cloneBody = z.object({
+  name: z.string({ error: 'missing name' }),
+  cloneUrl: z.string({ error: 'missing cloneUrl' }),
+  branch: z.string().optional(),
+});
+
+/**
+ * `POST /workspace/repos {name, cloneUrl, branch?}` (Intentic, seed 001) → `{name, path}`: clones a repository
+ * into the root beside the others, with the machine's own credentials (core/git/clone-repo.ts has the checks and
+ * their order from seeds/002-git.md). Node only: where git cannot run the call is NOT_IMPLEMENTED.
+ */
+export async function workspaceClone(request: Request, ctx: WorkspaceContext): Promise<Response> {
+  const body = await parseJsonBody(request, cloneBody, ctx.limits.maxBodyBytes);
+  if (ctx.repoCloner === undefined) throw new WorkspaceError('not-implemented', 'git is not available on this runtime');
+  return jsonResponse(await ctx.repoCloner.clone(body));
+}
