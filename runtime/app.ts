@@ -18,6 +18,7 @@ import { createSearchEngine, type SearchEngine } from '../core/search/search-eng
 import type { SearchAdapters, SearchEngineOptions } from '../core/search/engine/engine-types.ts';
 import { requestScopedSearch } from './search/request-scoped-search.ts';
 import { RepoCloner } from '../core/git/clone-repo.ts';
+import { RepoSyncer } from '../core/git/sync-repos.ts';
 import type { GitRunner } from '../core/git/git-runner.ts';
 import type { AuthConfig } from './auth.ts';
 import { defaultLimits, type Limits, type WorkspaceContext } from './context.ts';
@@ -185,6 +186,7 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
       search,
       git: options.git,
       repoCloner: options.git && new RepoCloner(fs, root, options.git),
+      repoSyncer: options.git && new RepoSyncer(fs, root, options.git),
     };
     return sharedContext;
   }

@@ -2,6 +2,7 @@ import type { SearchEngine } from '../core/search/search-engine.ts';
 import type { FileSystem } from '../adapters/fs/file-system.ts';
 import type { ZipAdapter } from '../adapters/archive/zip-adapter.ts';
 import type { RepoCloner } from '../core/git/clone-repo.ts';
+import type { RepoSyncer } from '../core/git/sync-repos.ts';
 import type { GitRunner } from '../core/git/git-runner.ts';
 import type { ProcessAdapter } from '../adapters/process/process-adapter.ts';
 import type { PtyAdapter } from '../adapters/pty/pty-adapter.ts';
@@ -129,6 +130,8 @@ export interface WorkspaceContext {
   readonly git: GitRunner | undefined;
   /** Intentic's clones into the root, one per name at a time (with `git`). */
   readonly repoCloner: RepoCloner | undefined;
+  /** Intentic's sync of every repo (with `git`). */
+  readonly repoSyncer: RepoSyncer | undefined;
 }
 
 export type Handler = (request: Request, ctx: WorkspaceContext) => Response | Promise<Response>;

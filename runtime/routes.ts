@@ -24,6 +24,7 @@ import { workspaceMove } from '../handlers/workspace/move.ts';
 import { workspaceRaw } from '../handlers/workspace/raw.ts';
 import { workspaceRepos } from '../handlers/workspace/repos.ts';
 import { workspaceClone } from '../handlers/workspace/clone.ts';
+import { workspaceSync } from '../handlers/workspace/sync.ts';
 import { workspaceResolve } from '../handlers/workspace/resolve.ts';
 import { workspaceSearch } from '../handlers/workspace/search.ts';
 import { workspaceTree } from '../handlers/workspace/tree.ts';
@@ -74,6 +75,7 @@ export function createRouter({ base, auth }: { base: string; auth: AuthConfig })
     .get('/workspace/search', intentic(workspaceSearch))
     .get('/workspace/repos', intentic(workspaceRepos))
     .post('/workspace/repos', intentic(workspaceClone))
+    .post('/workspace/sync', intentic(workspaceSync))
     .post('/workspace/dir', intentic(workspaceMakeDir))
     .delete('/workspace/entry', intentic(workspaceDeleteEntry))
     .post('/workspace/move', intentic(workspaceMove))

@@ -117,6 +117,22 @@ export const intenticContract = {
       .route({ method: 'GET', path: '/workspace/repos' })
       .input(z.object({}))
       .output(z.strictObject({ repos: z.array(z.string()) })),
+    sync: oc
+      .route({ method: 'POST', path: '/workspace/sync' })
+      .input(z.object({}).optional())
+      .output(
+        z.strictObject({
+          repos: z.array(
+            z.union([
+              z.strictObject({ repo: z.string(), status: z.enum(['no-remote', 'current', 'skipped']) }),
+              z.strictObject({ repo: z.string(), status: z.literal('dirty'), behind: z.number() }),
+              z.strictObject({ repo: z.string(), status: z.literal('diverged'), ahead: z.number(), behind: z.number() }),
+              z.strictObject({ repo: z.string(), status: z.literal('updated'), behind: z.number(), head: z.string() }),
+              z.strictObject({ repo: z.string(), status: z.literal('error'), message: z.string() }),
+            ]),
+          ),
+        }),
+      ),
     clone: oc
       .route({ method: 'POST', path: '/workspace/repos' })
       .input(z.object({ name: z.string(), cloneUrl: z.string(), branch: z.string().optional() }))
