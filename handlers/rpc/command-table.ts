@@ -5,6 +5,7 @@
 import { light, type RpcCommand } from './command.ts';
 import { archiveCommands } from './commands/archive/index.ts';
 import { fileCommands } from './commands/files/index.ts';
+import { gitCommands } from './commands/git/index.ts';
 import { ptyCommands } from './commands/pty/index.ts';
 import { shellCommands } from './commands/shell/index.ts';
 
@@ -29,5 +30,6 @@ export const rpcCommands: ReadonlyMap<string, RpcCommand> = new Map<string, RpcC
     ...Object.entries(shellCommands),
     ...Object.entries(fileCommands),
     ...Object.entries(archiveCommands),
+    ...Object.entries(gitCommands),
   ].map(([name, command]) => [name, LIGHT_COMMANDS.has(name) ? light(command) : command]),
 );

@@ -1,0 +1,73 @@
+/**
+ * The protocol's git commands (seed 002, seeds/002-git.md), over the GitRunner: so far the ones that read the
+ * repo's state — get_git_status, git_log, git_stash_list — and git_init. The rest of the 28 arrive as more rows.
+ */
+import { z } from 'zod';
+import { decodeGitText, textRule } from '../../../../core/git/git-output-rules.ts';
+import { logArgs, parseLog } from '../../../../core/git/parse-log.ts';
+import { parseNumstatZ, STAGED_NUMSTAT_ARGS, WORKTREE_NUMSTAT_ARGS } from '../../../../core/git/parse-numstat.ts';
+import { parseStashList, STASH_LIST_ARGS } from '../../../../core/git/parse-stash.ts';
+import { needsStagedStats, needsWorktreeStats, parseStatus, STATUS_ARGS, withStats } from '../../../../core/git/parse-status.ts';
+import { defineCommand, RpcError, type RpcCommand } from '../../command.ts';
+import { gitFolder, gitRepoAt, type GitRepo } from './repo-at.ts';
+
+/** An optional arg of the wrong type counts as absent (§002), so `limit: "10"` is the default. */
+const DEFAULT_LOG_LIMIT = 50;
+
+export const gitCommands: Record<string, RpcCommand> = {
+  get_git_status: defineCommand({
+    args: { path: z.string() },
+    async run({ path }, { ctx, connection }) {
+      const repo = await gitRepoAt(ctx, path, connection.signal);
+      if (repo === undefined) throw new RpcError('not a git repository');
+      const status = await repo.run(STATUS_ARGS);
+      if (status.code !== 0) throw new RpcError(textRule(status).text);
+      const parsed = parseStatus(status.stdout);
+      // Stats only for what is listed: a clean tree costs no diff at all (the benchmark's 1.3x goal).
+      const [worktree, staged] = await Promise.all([
+        needsWorktreeStats(parsed) ? numstat(repo, WORKTREE_NUMSTAT_ARGS) : undefined,
+        needsStagedStats(parsed) ? numstat(repo, STAGED_NUMSTAT_ARGS) : undefined,
+      ]);
+      return withStats(parsed, worktree, staged);
+    },
+  }),
+
+  git_log: defineCommand({
+    args: { path: z.string(), limit: z.number().int().positive().optional().catch(undefined) },
+    async run({ path, limit }, { ctx, connection }) {
+      const repo = await gitRepoAt(ctx, path, connection.signal);
+      if (repo === undefined) return [];
+      const log = await repo.run(logArgs(limit ?? DEFAULT_LOG_LIMIT));
+      return log.code === 0 ? parseLog(log.stdout) : []; // no HEAD yet: []
+    },
+  }),
+
+  git_stash_list: defineCommand({
+    args: { path: z.string() },
+    async run({ path }, { ctx, connection }) {
+      const repo = await gitRepoAt(ctx, path, connection.signal);
+      if (repo === undefined) return [];
+      const list = await repo.run(STASH_LIST_ARGS);
+      return list.code === 0 ? parseStashList(list.stdout) : [];
+    },
+  }),
+
+  git_init: defineCommand({
+    args: { path: z.string() },
+    async run({ path }, { ctx, connection }) {
+      const at = await gitFolder(ctx, path, connection.signal);
+      const output = await at.run(['init']);
+      const answer = textRule(output);
+      if (!answer.ok) throw new RpcError(answer.text);
+      // The seed's answer is git's one line; the default-branch hints git prints on stderr when init.defaultBranch
+      // is unset are not part of it.
+      return decodeGitText(output.stdout).trim();
+    },
+  }),
+};
+
+async function numstat(repo: GitRepo, args: readonly string[]) {
+  const output = await repo.run(args);
+  return output.code === 0 ? parseNumstatZ(output.stdout) : undefined; // errors → {}
+}
+

@@ -1,0 +1,50 @@
+/**
+ * Where a git command runs (seeds/002-git.md "Arguments", `path`): the repo holding `path` — the repo's folder or
+ * one inside it, root-relative or absolute, contained by real path — at its top level (`rev-parse
+ * --show-toplevel`), so every command sees paths as status prints them.
+ */
+import { WorkspaceError } from '../../../../runtime/errors/workspace-error.ts';
+import type { WorkspaceContext } from '../../../../runtime/context.ts';
+import type { GitOutput, GitRunner } from '../../../../core/git/git-runner.ts';
+import { decodeGitText } from '../../../../core/git/git-output-rules.ts';
+import { RpcError } from '../../command.ts';
+
+export interface GitFolder {
+  /** The folder asked for (absolute real path). */
+  readonly folder: string;
+  run(args: readonly string[], cwd?: string): Promise<GitOutput>;
+}
+
+export interface GitRepo extends GitFolder {
+  /** The repo's top level (absolute real path). */
+  readonly root: string;
+}
+
+/** `path`, checked and resolved, with a runner there; `git` is refused where the runtime has none. */
+export async function gitFolder(ctx: WorkspaceContext, path: string, signal?: AbortSignal): Promise<GitFolder> {
+  const git = requireGit(ctx);
+  let folder: string;
+  try {
+    folder = await ctx.resolve(path);
+  } catch (error) {
+    if (error instanceof WorkspaceError && error.code === 'outside-workspace') throw new RpcError('path is outside the workspace');
+    throw error;
+  }
+  return { folder, run: (args, cwd = folder) => git.run(args, { cwd, ...(signal ? { signal } : {}) }) };
+}
+
+/** The repo holding `path`, or undefined when `path` is in none (`rev-parse --is-inside-work-tree` is not true). */
+export async function gitRepoAt(ctx: WorkspaceContext, path: string, signal?: AbortSignal): Promise<GitRepo | undefined> {
+  const at = await gitFolder(ctx, path, signal);
+  const inside = await at.run(['rev-parse', '--is-inside-work-tree']);
+  if (inside.code !== 0 || decodeGitText(inside.stdout).trim() !== 'true') return undefined;
+  const top = await at.run(['rev-parse', '--show-toplevel']);
+  if (top.code !== 0) return undefined;
+  const root = decodeGitText(top.stdout).replace(/\n$/, '');
+  return { folder: at.folder, root, run: (args, cwd = root) => at.run(args, cwd) };
+}
+
+function requireGit(ctx: WorkspaceContext): GitRunner {
+  if (ctx.git === undefined) throw new RpcError('git is not available on this runtime');
+  return ctx.git;
+}
