@@ -7,8 +7,9 @@
  * runner's environment: no prompt, so missing ones fail at once with git's text).
  */
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
-import { isFsError } from '../../adapters/fs/fs-error.ts';
 import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { stagingName } from '../tree-ops/staging-name.ts';
+import { lstatOrUndefined } from '../tree-ops/transfer-checks.ts';
 import { checkCloneUrl, checkRepoName, CLONE_PROTOCOLS } from './clone-request.ts';
 import { refName } from './git-args.ts';
 import { textRule } from './git-output-rules.ts';
@@ -34,7 +35,7 @@ export class RepoCloner {
   async clone(request: CloneRequest): Promise<{ name: string; path: string }> {
     const name = checkRepoName(request.name);
     const target = `${this.root}/${name}`;
-    if (this.running.has(name) || (await this.exists(target))) throw alreadyExists(name);
+    if (this.running.has(name) || (await lstatOrUndefined(this.fs, target))) throw alreadyExists(name);
     const url = checkCloneUrl(request.cloneUrl);
     let branch: string | undefined;
     if (request.branch !== undefined) {
@@ -42,13 +43,13 @@ export class RepoCloner {
       if (branch === undefined) throw new WorkspaceError('bad-request', 'invalid branch name');
     }
     this.running.add(name);
-    const temp = `${this.root}/.clone-${name}-${randomSuffix()}`;
+    const temp = stagingName(this.root, `clone-${name}`);
     try {
       const args = ['clone', ...(branch === undefined ? [] : ['--branch', branch]), '--', url, temp];
       const output = await this.git.run(args, { cwd: this.root, env: { GIT_ALLOW_PROTOCOL: CLONE_PROTOCOLS } });
       const answer = textRule(output);
       if (!answer.ok) throw new WorkspaceError('bad-request', answer.text || `git clone failed (exit ${output.code})`);
-      if (await this.exists(target)) throw alreadyExists(name); // made meanwhile by someone else
+      if (await lstatOrUndefined(this.fs, target)) throw alreadyExists(name); // made meanwhile by someone else
       await this.fs.rename(temp, target);
       return { name, path: name };
     } catch (error) {
@@ -59,22 +60,8 @@ export class RepoCloner {
       await this.fs.remove(temp, { recursive: true }).catch(() => {}); // gone already when renamed
     }
   }
-
-  private async exists(path: string): Promise<boolean> {
-    try {
-      await this.fs.lstat(path);
-      return true;
-    } catch (error) {
-      if (isFsError(error) && error.code === 'not-found') return false;
-      throw error;
-    }
-  }
 }
 
 function alreadyExists(name: string): WorkspaceError {
   return new WorkspaceError('conflict', `"${name}" already exists in the workspace`);
-}
-
-function randomSuffix(): string {
-  return Array.from(crypto.getRandomValues(new Uint8Array(6)), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }

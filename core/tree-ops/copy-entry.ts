@@ -15,7 +15,8 @@
  *   caps bound what a client can ask for, not a concurrent writer racing the copy.
  */
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
-import { dirname, join } from '../../adapters/fs/posix-path.ts';
+import { dirname } from '../../adapters/fs/posix-path.ts';
+import { stagingName } from './staging-name.ts';
 import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
 import type { WorkspaceView } from '../agents/workspace-view.ts';
 import { displayPath } from './display-path.ts';
@@ -51,7 +52,7 @@ export async function copyEntry(view: WorkspaceView, from: string, to: string, c
 
 /** Copies the folder to a temporary sibling of `to`, then renames it into place; removes it on any failure. */
 async function copyStaged(fs: FileSystem, from: string, to: string): Promise<void> {
-  const staging = join(dirname(to), `.wsapi-copy-${randomHex(8)}`);
+  const staging = stagingName(dirname(to), 'copy');
   try {
     await fs.copy(from, staging);
     await fs.rename(staging, to); // no overwrite: a `to` created meanwhile is `exists`, and stays untouched
@@ -59,8 +60,4 @@ async function copyStaged(fs: FileSystem, from: string, to: string): Promise<voi
     await fs.remove(staging, { recursive: true }).catch(() => {});
     throw error;
   }
-}
-
-function randomHex(bytes: number): string {
-  return Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, '0')).join('');
 }

@@ -55,7 +55,7 @@ export function targetExists(path: string): WorkspaceError {
 }
 
 /** The entry itself, or undefined when nothing is there (below a file counts as nothing there). */
-async function lstatOrUndefined(fs: FileSystem, path: string): Promise<FileStat | undefined> {
+export async function lstatOrUndefined(fs: FileSystem, path: string): Promise<FileStat | undefined> {
   try {
     return await fs.lstat(path);
   } catch (error) {
