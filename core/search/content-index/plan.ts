@@ -7,7 +7,7 @@
  * scan), so every list that drops even one candidate pays for itself; only a long literal's tail (past
  * MAX_LISTS_PER_LITERAL) is left to the verification.
  */
-import { intersectSorted, unionSorted, type Postings } from './postings.ts';
+import { indexOfSorted, intersectSorted, unionSorted, type Postings } from './postings.ts';
 import type { Shard } from './shard.ts';
 import { literalGramRuns, type LiteralGram } from './trigrams.ts';
 
@@ -113,20 +113,7 @@ export async function shardCandidates(shard: Shard, query: TrigramQuery): Promis
   return result ?? new Uint32Array(0);
 }
 
-function holds(sorted: Uint32Array, trigram: number): boolean {
-  let lo = 0;
-  let hi = sorted.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const t = sorted[mid]!;
-    if (t === trigram) return true;
-    if (t < trigram) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return false;
-}
-
 /** Whether a file whose sorted trigram set is `trigrams` (the in-memory delta) may match `query`. */
 export function trigramSetMayMatch(trigrams: Uint32Array, query: TrigramQuery): boolean {
-  return query.every((clause) => clause.some((runs) => runs.every((run) => run.every((gram) => holds(trigrams, gram.trigram)))));
+  return query.every((clause) => clause.some((runs) => runs.every((run) => run.every((gram) => indexOfSorted(trigrams, gram.trigram) >= 0))));
 }

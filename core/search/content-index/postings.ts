@@ -51,6 +51,20 @@ export function decodePostings(bytes: Uint8Array, base: number, span: number): P
   return { ids: ids.subarray(0, count), masks: masks.subarray(0, count) };
 }
 
+/** Where `value` is in the ascending `sorted`, or -1 (a binary search). */
+export function indexOfSorted(sorted: Uint32Array, value: number): number {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const at = sorted[mid]!;
+    if (at === value) return mid;
+    if (at < value) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
 /** Sorted intersection of two ascending lists. */
 export function intersectSorted(a: Uint32Array, b: Uint32Array): Uint32Array {
   const out = new Uint32Array(Math.min(a.length, b.length));

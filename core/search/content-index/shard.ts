@@ -1,6 +1,6 @@
 /** A loaded shard: its tables in memory, its postings read through a ByteSource on demand. */
 import type { ByteSource } from './byte-source.ts';
-import { decodePostings, NO_POSTINGS, type Postings } from './postings.ts';
+import { decodePostings, indexOfSorted, NO_POSTINGS, type Postings } from './postings.ts';
 import type { PostingsCache } from './postings-cache.ts';
 import { readShardTables, type ShardTables } from './shard-format.ts';
 
@@ -36,17 +36,7 @@ export class Shard {
 
   /** Where `trigram` is in the table, or -1 (no file of the shard has it). */
   find(trigram: number): number {
-    const trigrams = this.tables.trigrams;
-    let lo = 0;
-    let hi = trigrams.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const t = trigrams[mid]!;
-      if (t === trigram) return mid;
-      if (t < trigram) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
+    return indexOfSorted(this.tables.trigrams, trigram);
   }
 
   /** The size in bytes of the list at table slot `i` (from `find`): the planner's rarity estimate. */
