@@ -2,7 +2,10 @@ import { decodeGitText } from './git-output-rules.ts';
 import { pathRecord, type GitFileStat, type GitStatus } from './git-shapes.ts';
 
 /** get_git_status step 2, at the repo root: porcelain v1 with the branch header, NUL-separated, never C-quoted. */
-export const STATUS_ARGS: readonly string[] = ['status', '-b', '--porcelain', '-z'];
+// --no-optional-locks: a status never rewrites the index (git refreshes its stat cache opportunistically). A daemon that
+// reads status on every change would otherwise take index.lock under the user's own git, and each rewrite would be a
+// git-state change (the change feed) that makes its consumers read status again.
+export const STATUS_ARGS: readonly string[] = ['--no-optional-locks', 'status', '-b', '--porcelain', '-z'];
 
 const UNMERGED = new Set(['DD', 'AU', 'UD', 'UA', 'DU', 'AA', 'UU']);
 const STAGED_LETTERS = new Set(['A', 'D', 'R', 'C', 'T']);

@@ -95,8 +95,9 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     pty: ptys,
     processes,
     zip: new YauzlZipAdapter(),
-    // The ceiling above the workspace is decided on the root's real path (a missing root fails elsewhere).
-    git: createGitProcess({ root: realPathOr(options.root) }),
+    // The ceiling above the workspace is decided on the root's real path (a missing root fails elsewhere). A
+    // caller's runner (tests with a fixed identity and clock) replaces it.
+    git: rest.git ?? createGitProcess({ root: realPathOr(options.root) }),
     worktrees: new GitWorktreeAdapter(),
     watcher,
   });

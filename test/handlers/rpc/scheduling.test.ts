@@ -211,7 +211,11 @@ describe('the command table', () => {
     expect(heavyRows.sort()).toEqual(
       ['copy_entry', 'download_file', 'extract_zip', 'list_files', 'read_directory', 'read_file', 'read_file_base64', 'run_command', 'search_in_files', 'upload_file', 'write_file',
         // git runs a process, often several: heavy, whatever the answer's size
-        'get_git_status', 'git_init', 'git_log', 'git_stash_list'].sort(),
+        'get_git_status', 'get_git_diff', 'get_git_staged_diff', 'get_git_head_file', 'git_show_index', 'git_add',
+        'git_stage_all', 'git_unstage', 'git_unstage_all', 'git_discard', 'git_discard_all', 'git_commit',
+        'git_undo_commit', 'git_log', 'git_commit_diff', 'git_stash_list', 'git_stash', 'git_stash_pop', 'git_push',
+        'git_fetch', 'git_pull', 'git_revert', 'git_init', 'git_branch_list', 'git_checkout_branch', 'git_merge',
+        'git_merge_abort', 'git_resolve_conflict'].sort(),
     );
     expect([...LIGHT_COMMANDS].filter((name) => !rpcCommands.has(name))).toEqual([]); // no typo in the light list
   });

@@ -1,6 +1,7 @@
 /**
- * The protocol's git commands (seed 002, seeds/002-git.md), over the GitRunner: so far the ones that read the
- * repo's state — get_git_status, git_log, git_stash_list — and git_init. The rest of the 28 arrive as more rows.
+ * The protocol's 28 git commands (seed 002, seeds/002-git.md), over the GitRunner: here the ones that read the repo's
+ * state — get_git_status, git_log, git_stash_list — and git_init; the others by family in the files beside this one,
+ * their git semantics in core/git/*-ops.ts.
  */
 import { z } from 'zod';
 import { decodeGitText, textRule } from '../../../../core/git/git-output-rules.ts';
@@ -9,7 +10,11 @@ import { parseNumstatZ, STAGED_NUMSTAT_ARGS, WORKTREE_NUMSTAT_ARGS } from '../..
 import { parseStashList, STASH_LIST_ARGS } from '../../../../core/git/parse-stash.ts';
 import { needsStagedStats, needsWorktreeStats, parseStatus, STATUS_ARGS, withStats } from '../../../../core/git/parse-status.ts';
 import { defineCommand, RpcError, type RpcCommand } from '../../command.ts';
+import { gitBranchCommands } from './branch-commands.ts';
+import { gitContentCommands } from './content-commands.ts';
+import { gitHistoryCommands } from './history-commands.ts';
 import { gitFolder, gitRepoAt, type GitRepo } from './repo-at.ts';
+import { gitWorktreeCommands } from './worktree-commands.ts';
 
 /** An optional arg of the wrong type counts as absent (§002), so `limit: "10"` is the default. */
 const DEFAULT_LOG_LIMIT = 50;
@@ -64,6 +69,11 @@ export const gitCommands: Record<string, RpcCommand> = {
       return decodeGitText(output.stdout).trim();
     },
   }),
+
+  ...gitContentCommands,
+  ...gitWorktreeCommands,
+  ...gitHistoryCommands,
+  ...gitBranchCommands,
 };
 
 async function numstat(repo: GitRepo, args: readonly string[]) {

@@ -6,7 +6,8 @@
 import { WorkspaceError } from '../../../../runtime/errors/workspace-error.ts';
 import type { WorkspaceContext } from '../../../../runtime/context.ts';
 import type { GitOutput, GitRunner } from '../../../../core/git/git-runner.ts';
-import { decodeGitText } from '../../../../core/git/git-output-rules.ts';
+import { decodeGitText, textRule } from '../../../../core/git/git-output-rules.ts';
+import type { RepoGit } from '../../../../core/git/repo-git.ts';
 import { RpcError } from '../../command.ts';
 
 export interface GitFolder {
@@ -15,9 +16,10 @@ export interface GitFolder {
   run(args: readonly string[], cwd?: string): Promise<GitOutput>;
 }
 
-export interface GitRepo extends GitFolder {
+export interface GitRepo extends GitFolder, RepoGit {
   /** The repo's top level (absolute real path). */
   readonly root: string;
+  run(args: readonly string[], cwd?: string): Promise<GitOutput>;
 }
 
 /** `path`, checked and resolved, with a runner there; `git` is refused where the runtime has none. */
@@ -40,6 +42,19 @@ export async function gitRepoAt(ctx: WorkspaceContext, path: string, signal?: Ab
   if (inside.code !== 0 || decodeGitText(inside.stdout).trim() !== 'true') return undefined;
   const top = await at.run(['rev-parse', '--show-toplevel']);
   if (top.code !== 0) return undefined;
+  const root = decodeGitText(top.stdout).replace(/\n$/, '');
+  return { folder: at.folder, root, run: (args, cwd = root) => at.run(args, cwd) };
+}
+
+/**
+ * The repo holding the folder, for the commands that answer git's own error outside a repo (002-git.md "Edge
+ * cases"): `rev-parse --show-toplevel`'s, e.g. `fatal: not a git repository (or any of the parent directories): .git`,
+ * or inside a `.git` folder `fatal: this operation must be run in a work tree`.
+ */
+export async function repoOf(at: GitFolder): Promise<GitRepo> {
+  const top = await at.run(['rev-parse', '--show-toplevel']);
+  const answer = textRule(top);
+  if (!answer.ok) throw new RpcError(answer.text);
   const root = decodeGitText(top.stdout).replace(/\n$/, '');
   return { folder: at.folder, root, run: (args, cwd = root) => at.run(args, cwd) };
 }
