@@ -185,7 +185,7 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
       mediaTickets,
       search,
       git: options.git,
-      repoCloner: options.git && new RepoCloner(fs, root, options.git),
+      repoCloner: options.git && new RepoCloner(fs, root, options.git, terminals),
       repoSyncer: options.git && new RepoSyncer(fs, root, options.git),
     };
     return sharedContext;

@@ -121,6 +121,7 @@ function runGitProcess(gitPath: string, args: readonly string[], options: GitRun
       stdout.push(chunk);
     });
     child.stderr.on('data', (chunk: Buffer) => {
+      options.onStderr?.(chunk);
       stderr.push(chunk);
       stderrBytes += chunk.length;
       while (stderrBytes - stderr[0]!.length >= MAX_GIT_STDERR_BYTES) stderrBytes -= stderr.shift()!.length;

@@ -5,6 +5,11 @@
  * to `<name>` once complete, so the workspace never shows half a repo under its name, and a failed clone leaves
  * nothing. git may use only the remote protocols (GIT_ALLOW_PROTOCOL), and the machine's own credentials (the
  * runner's environment: no prompt, so missing ones fail at once with git's text).
+ *
+ * Progress: where the daemon has terminals, the clone runs with `--progress` and its stderr is shown live in the
+ * named terminal `clone-<name>` (an output-only session: core/terminals/output-feed.ts), which a UI lists and
+ * attaches to like any other; killing that terminal stops the clone. It stays after the clone ends (exit code
+ * git's), until the next clone of that name replaces it.
  */
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
 import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
@@ -14,6 +19,8 @@ import { checkCloneUrl, checkRepoName, CLONE_PROTOCOLS } from './clone-request.t
 import { refName } from './git-args.ts';
 import { textRule } from './git-output-rules.ts';
 import { GitRunError, type GitRunner } from './git-runner.ts';
+import { createOutputFeed, type OutputFeed } from '../terminals/output-feed.ts';
+import { TERMINAL_NAME_PATTERN, type TerminalManager } from '../terminals/terminal-manager.ts';
 
 export interface CloneRequest {
   name: string;
@@ -30,7 +37,28 @@ export class RepoCloner {
     /** The workspace root's real path. */
     private readonly root: string,
     private readonly git: GitRunner,
+    /** Where progress is shown (absent on runtimes without terminals). */
+    private readonly terminals?: TerminalManager,
   ) {}
+
+  /**
+   * The `clone-<name>` terminal, fresh: a finished one of an earlier clone of that name is replaced (a running one
+   * cannot be: that clone holds the name). None without terminals, or for a name too long for a terminal's.
+   */
+  private async progressTerminal(name: string, url: string, branch: string | undefined): Promise<OutputFeed | undefined> {
+    const terminal = `clone-${name}`;
+    if (this.terminals === undefined || !TERMINAL_NAME_PATTERN.test(terminal)) return undefined;
+    if (this.terminals.get(terminal)?.info().running === false) await this.terminals.remove(terminal);
+    const feed = createOutputFeed();
+    const command = shown(['git', 'clone', ...(branch === undefined ? [] : ['--branch', branch]), '--', withoutUserinfo(url), name]);
+    try {
+      this.terminals.start({ name: terminal, command, cwd: this.root, process: feed.process });
+    } catch {
+      return undefined; // the name is taken by someone's own terminal, or too many run: clone without showing progress
+    }
+    feed.write(`$ ${command}\n`);
+    return feed;
+  }
 
   async clone(request: CloneRequest): Promise<{ name: string; path: string }> {
     const name = checkRepoName(request.name);
@@ -44,10 +72,23 @@ export class RepoCloner {
     }
     this.running.add(name);
     const temp = stagingName(this.root, `clone-${name}`);
+    let progress: OutputFeed | undefined;
     try {
-      const args = ['clone', ...(branch === undefined ? [] : ['--branch', branch]), '--', url, temp];
-      const output = await this.git.run(args, { cwd: this.root, env: { GIT_ALLOW_PROTOCOL: CLONE_PROTOCOLS } });
-      const answer = textRule(output);
+      progress = await this.progressTerminal(name, url, branch);
+      const args = ['clone', ...(progress ? ['--progress'] : []), ...(branch === undefined ? [] : ['--branch', branch]), '--', url, temp];
+      const output = await this.git
+        .run(args, {
+          cwd: this.root,
+          env: { GIT_ALLOW_PROTOCOL: CLONE_PROTOCOLS },
+          ...(progress && { signal: progress.signal, onStderr: (chunk) => progress?.write(chunk) }),
+        })
+        .catch((error: unknown) => {
+          if (error instanceof GitRunError) progress?.write(`\n${error.message}\n`);
+          progress?.end(null);
+          throw error;
+        });
+      progress?.end(output.code);
+      const answer = textRule({ ...output, stderr: withoutProgress(output.stderr) });
       if (!answer.ok) throw new WorkspaceError('bad-request', answer.text || `git clone failed (exit ${output.code})`);
       if (await lstatOrUndefined(this.fs, target)) throw alreadyExists(name); // made meanwhile by someone else
       await this.fs.rename(temp, target);
@@ -60,6 +101,24 @@ export class RepoCloner {
       await this.fs.remove(temp, { recursive: true }).catch(() => {}); // gone already when renamed
     }
   }
+}
+
+/** The lines a terminal would show of text with `\r` progress updates: each line's last update. */
+/** A URL's `user:password@` is not for a terminal others may watch. */
+function withoutUserinfo(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1***@');
+}
+
+/** A display form of the command, its arguments quoted as a shell would need them. */
+function shown(args: readonly string[]): string {
+  return args.map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`)).join(' ');
+}
+
+function withoutProgress(stderr: string): string {
+  return stderr
+    .split('\n')
+    .map((line) => line.slice(line.lastIndexOf('\r', line.length - 2) + 1).replace(/\r$/, ''))
+    .join('\n');
 }
 
 function alreadyExists(name: string): WorkspaceError {

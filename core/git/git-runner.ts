@@ -18,6 +18,8 @@ export interface GitRunOptions {
   env?: Readonly<Record<string, string>>;
   /** Stop it early (a closed socket, a shutdown): the process group is killed and the call rejects. */
   signal?: AbortSignal;
+  /** Each stderr chunk as it arrives (a clone's `--progress` shown in a terminal); the answer still has it all. */
+  onStderr?: (chunk: Uint8Array) => void;
 }
 
 /**

@@ -94,9 +94,9 @@ export function createTerminalManager(pty: PtyAdapter, options: TerminalManagerO
       }
       // A command runs through the shell; a named interactive session is a login shell (seeds/README.md §002).
       const args = start.command !== undefined ? ['-c', start.command] : start.shell === undefined && name !== undefined ? ['-l'] : undefined;
-      let process;
+      let process = start.process;
       try {
-        process = pty.spawn({
+        process ??= pty.spawn({
           ...(start.shell !== undefined && { shell: start.shell }),
           ...(args && { args }),
           cwd: start.cwd,

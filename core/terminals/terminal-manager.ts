@@ -18,6 +18,8 @@
  * it takes. A session with no client never pauses: the ring just keeps the latest output.
  */
 
+import type { PtyProcess } from '../../adapters/pty/pty-adapter.ts';
+
 /** seeds/README.md §002: terminal names. */
 export const TERMINAL_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
@@ -48,6 +50,11 @@ export interface StartTerminalOptions {
   cols?: number;
   rows?: number;
   env?: Record<string, string>;
+  /**
+   * Adopt this process instead of spawning one in a pty (core/terminals/output-feed.ts: output the daemon produces,
+   * such as a clone's progress). `command` is then only what the session shows it runs.
+   */
+  process?: PtyProcess;
 }
 
 /** Where a transport receives one client's share of a session. Implemented by the socket handlers. */
