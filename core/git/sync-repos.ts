@@ -62,7 +62,7 @@ export class RepoSyncer {
     if (counts.code !== 0) return failed(repo, counts);
     const [behind = 0, ahead = 0] = decodeGitText(counts.stdout).trim().split(/\s+/).map(Number);
     if (behind === 0) return { repo, status: 'current' };
-    const porcelain = await run(['status', '--porcelain']);
+    const porcelain = await run(['--no-optional-locks', 'status', '--porcelain']); // never rewrites the index (see STATUS_ARGS)
     if (porcelain.code !== 0) return failed(repo, porcelain);
     if (decodeGitText(porcelain.stdout).trim() !== '') return { repo, status: 'dirty', behind };
     if (ahead > 0) return { repo, status: 'diverged', ahead, behind };
