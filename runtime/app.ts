@@ -10,6 +10,8 @@ import type { WatcherAdapter } from '../adapters/watcher/watcher-adapter.ts';
 import { agentsFolder, createAgentCopies } from '../core/agents/agent-copies.ts';
 import type { ChangeFeed } from '../core/changes/change-feed.ts';
 import { createChangeFeed } from '../core/changes/create-change-feed.ts';
+import { observedSource } from '../core/changes/observed-source.ts';
+import { gitStateSource, type GitStateSource } from '../core/changes/git-state-source.ts';
 import { watcherSource } from '../core/changes/watcher-source.ts';
 import { createMediaTickets } from '../core/media/media-tickets.ts';
 import { createTerminalManager } from '../core/terminals/create-terminal-manager.ts';
@@ -116,7 +118,14 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
   // Inside the serialiser, the observer: every mutation reports to the change feed before it resolves, and
   // while it still holds its path's lock, so two writes to one path are reported in the order they landed
   // (outside the lock, the first write's report could arrive after the second's and leave a stale version).
-  const fs: FileSystem = new SerializedFileSystem(new ObservedFileSystem(options.fs, (change) => changes.publish(change)));
+  // Git state (with a watcher) hears every change too: a new folder may be a new repo.
+  let gitState: GitStateSource | undefined;
+  const fs: FileSystem = new SerializedFileSystem(
+    new ObservedFileSystem(options.fs, (change) => {
+      changes.publish(change);
+      gitState?.notice(change);
+    }),
+  );
   let realRoot: string | undefined;
 
   async function rootPath(): Promise<string> {
@@ -187,6 +196,7 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
       git: options.git,
       repoCloner: options.git && new RepoCloner(fs, root, options.git, terminals),
       repoSyncer: options.git && new RepoSyncer(fs, root, options.git),
+      gitState,
     };
     return sharedContext;
   }
@@ -206,8 +216,22 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
       // own writes to them are reported anyway. Installed packages stay unwatched (the default ignored names).
       gitignore: false,
     });
-    changes.attachSource(source).catch((error: unknown) => {
+    changes.attachSource(observedSource(source, (change) => gitState?.notice(change))).catch((error: unknown) => {
       console.error(`workspace-api: changes made outside the API will not be reported: ${(error as Error).message}`);
+    });
+    // Commits, checkouts, merges and stashes from a terminal: one `<repo>/.git` change per repo and batch.
+    gitState = gitStateSource({
+      watcher: options.watcher,
+      fs,
+      root: rootPath,
+      exclude: async () => {
+        await agents.view(undefined);
+        return [agents.dir];
+      },
+      onError: (error) => console.error(`workspace-api: git state may be stale: ${error.message}`),
+    });
+    changes.attachSource(gitState).catch((error: unknown) => {
+      console.error(`workspace-api: git state changes will not be reported: ${(error as Error).message}`);
     });
   }
 

@@ -132,6 +132,11 @@ export interface WorkspaceContext {
   readonly repoCloner: RepoCloner | undefined;
   /** Intentic's sync of every repo (with `git`). */
   readonly repoSyncer: RepoSyncer | undefined;
+  /**
+   * Git state in the change feed (core/changes/git-state-source.ts, with an OS watcher): a handler that creates a
+   * repo through the API (git_init, clone) calls `refresh` so the new repo's commits are reported from then on.
+   */
+  readonly gitState?: { refresh(): Promise<void> };
 }
 
 export type Handler = (request: Request, ctx: WorkspaceContext) => Response | Promise<Response>;

@@ -18,5 +18,7 @@ const cloneBody = z.object({
 export async function workspaceClone(request: Request, ctx: WorkspaceContext): Promise<Response> {
   const body = await parseJsonBody(request, cloneBody, ctx.limits.maxBodyBytes);
   if (ctx.repoCloner === undefined) throw new WorkspaceError('not-implemented', 'git is not available on this runtime');
-  return jsonResponse(await ctx.repoCloner.clone(body));
+  const cloned = await ctx.repoCloner.clone(body);
+  await ctx.gitState?.refresh(); // its commits are in the change feed from the answer on
+  return jsonResponse(cloned);
 }

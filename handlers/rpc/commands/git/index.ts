@@ -64,6 +64,7 @@ export const gitCommands: Record<string, RpcCommand> = {
       const output = await at.run(['init']);
       const answer = textRule(output);
       if (!answer.ok) throw new RpcError(answer.text);
+      await ctx.gitState?.refresh(); // the file watcher never reports a `.git`: the change feed learns of it here
       // The seed's answer is git's one line; the default-branch hints git prints on stderr when init.defaultBranch
       // is unset are not part of it.
       return decodeGitText(output.stdout).trim();
