@@ -13,7 +13,12 @@ export async function fileDiff(git: RepoGit, file: string, staged: boolean): Pro
 
 /** `get_git_head_file`: the file as HEAD has it (`show HEAD:F`); without commits, or not in HEAD, git's error. */
 export async function headFile(git: RepoGit, file: string): Promise<GitAnswer> {
-  return contentRule(await git.run(['show', `HEAD:${file}`, '--'])); // `--`: a file named `HEAD:F` is no ambiguity
+  const shown = await git.run(['show', `HEAD:${file}`]);
+  // A worktree file literally named `HEAD:F` makes the argument ambiguous; `--` settles it. Not always given: with it,
+  // git's errors get vaguer (`bad revision 'HEAD:F'` for `path 'F' does not exist in 'HEAD'`, and without commits
+  // for `invalid object name 'HEAD'.`).
+  if (shown.code !== 0 && shown.stderr.includes('ambiguous argument')) return contentRule(await git.run(['show', `HEAD:${file}`, '--']));
+  return contentRule(shown);
 }
 
 /** `git_show_index`: the file as the index has it (`show :F`); any git failure is `""` (not staged, no repo). */
