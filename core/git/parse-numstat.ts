@@ -6,6 +6,23 @@ import { pathRecord, type GitFileStat } from './git-shapes.ts';
  * under its new path, as `status` lists it). The command module passes these.
  */
 export const WORKTREE_NUMSTAT_ARGS: readonly string[] = ['diff', '--numstat', '-z', '-M'];
+/**
+ * Past this many listed paths the worktree diff runs over the whole tree: a command line stays short, and a diff
+ * limited to the paths gains nothing once most of the tree is listed.
+ */
+const MAX_PATHSPEC_PATHS = 200;
+
+/**
+ * The worktree diff for the paths status listed with a worktree change (modified, deleted, unmerged): limited to
+ * them, git compares those entries only instead of every one in the index (78k in the kernel: 187 → 75 ms). Not
+ * for the staged diff: a rename is found only when both its paths are in the pathspec, and status lists only the
+ * new one.
+ */
+export function worktreeNumstatArgs(paths: readonly string[]): readonly string[] {
+  if (paths.length === 0 || paths.length > MAX_PATHSPEC_PATHS) return WORKTREE_NUMSTAT_ARGS;
+  return ['--literal-pathspecs', ...WORKTREE_NUMSTAT_ARGS, '--', ...paths];
+}
+
 export const STAGED_NUMSTAT_ARGS: readonly string[] = ['diff', '--cached', '--numstat', '-z', '-M'];
 
 /**

@@ -119,6 +119,11 @@ export function needsWorktreeStats(status: GitStatus): boolean {
   return status.modified.length > 0 || status.deleted.length > 0 || status.unmerged.length > 0;
 }
 
+/** The paths `diff --numstat` can list: modified, deleted (a staged deletion too: harmless) and unmerged ones. */
+export function worktreeChangedPaths(status: GitStatus): string[] {
+  return [...new Set([...status.modified, ...status.deleted, ...status.unmerged])];
+}
+
 /** Whether `diff --cached --numstat` can list anything: a staged or unmerged path. */
 export function needsStagedStats(status: GitStatus): boolean {
   return status.staged.length > 0 || status.unmerged.length > 0;

@@ -68,6 +68,25 @@ describe('get_git_status', () => {
     });
   });
 
+  it('worktree stats come from a diff limited to the listed paths, literally (`*`, `:`), and agree with the whole diff past 200 paths', async () => {
+    const names = ['*.txt', ':x', 'plain.txt', 'conf.txt'];
+    for (const name of names) await file(name, 'one\n');
+    for (let i = 0; i < 201; i++) await file(`many-${i}.txt`, 'one\n');
+    git(repo, 'add', '.');
+    git(repo, 'commit', '-q', '-m', 'first');
+    await file('*.txt', 'one\ntwo\n');
+    await file(':x', ''); // as pathspec magic, `:x` would fail the whole diff (no stats at all)
+    const few = (await client.ok('get_git_status', { path: 'app' })) as { worktreeStats: unknown; modified: string[] };
+    expect(few.modified).toEqual(['*.txt', ':x']);
+    expect(few.worktreeStats).toEqual({ '*.txt': { insertions: 1, deletions: 0 }, ':x': { insertions: 0, deletions: 1 } });
+
+    for (let i = 0; i < 201; i++) await file(`many-${i}.txt`, 'two\n');
+    const many = (await client.ok('get_git_status', { path: 'app' })) as { worktreeStats: Record<string, unknown>; modified: string[] };
+    expect(many.modified).toHaveLength(203);
+    expect(Object.keys(many.worktreeStats).sort()).toEqual([...many.modified].sort());
+    expect(many.worktreeStats['many-200.txt']).toEqual({ insertions: 1, deletions: 1 });
+  });
+
   it('outside any repo it is “not a git repository”; outside the workspace it is refused', async () => {
     expect(await client.call('get_git_status', { path: '.' })).toMatchObject({ ok: false, error: 'not a git repository' });
     expect(await client.call('get_git_status', { path: '../..' })).toMatchObject({ ok: false, error: 'path is outside the workspace' });

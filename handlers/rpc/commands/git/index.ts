@@ -6,9 +6,9 @@
 import { z } from 'zod';
 import { decodeGitText, textRule } from '../../../../core/git/git-output-rules.ts';
 import { logArgs, parseLog } from '../../../../core/git/parse-log.ts';
-import { parseNumstatZ, STAGED_NUMSTAT_ARGS, WORKTREE_NUMSTAT_ARGS } from '../../../../core/git/parse-numstat.ts';
+import { parseNumstatZ, STAGED_NUMSTAT_ARGS, worktreeNumstatArgs } from '../../../../core/git/parse-numstat.ts';
 import { parseStashList, STASH_LIST_ARGS } from '../../../../core/git/parse-stash.ts';
-import { needsStagedStats, needsWorktreeStats, parseStatus, STATUS_ARGS, withStats } from '../../../../core/git/parse-status.ts';
+import { needsStagedStats, needsWorktreeStats, parseStatus, STATUS_ARGS, withStats, worktreeChangedPaths } from '../../../../core/git/parse-status.ts';
 import { defineCommand, RpcError, type RpcCommand } from '../../command.ts';
 import { gitBranchCommands } from './branch-commands.ts';
 import { gitContentCommands } from './content-commands.ts';
@@ -30,7 +30,7 @@ export const gitCommands: Record<string, RpcCommand> = {
       const parsed = parseStatus(status.stdout);
       // Stats only for what is listed: a clean tree costs no diff at all (the benchmark's 1.3x goal).
       const [worktree, staged] = await Promise.all([
-        needsWorktreeStats(parsed) ? numstat(repo, WORKTREE_NUMSTAT_ARGS) : undefined,
+        needsWorktreeStats(parsed) ? numstat(repo, worktreeNumstatArgs(worktreeChangedPaths(parsed))) : undefined,
         needsStagedStats(parsed) ? numstat(repo, STAGED_NUMSTAT_ARGS) : undefined,
       ]);
       return withStats(parsed, worktree, staged);
