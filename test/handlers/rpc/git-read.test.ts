@@ -87,6 +87,23 @@ describe('get_git_status', () => {
     expect(many.worktreeStats['many-200.txt']).toEqual({ insertions: 1, deletions: 1 });
   });
 
+  it('the repo of a folder is asked again once a repo appears in between, or the repo goes away', async () => {
+    await mkdir(join(repo, 'sub'));
+    await file('sub/s.txt', 's\n');
+    expect(await client.ok('get_git_status', { path: 'app/sub' })).toMatchObject({ branch: 'main', untracked: ['sub/'] });
+    expect(await client.call('git_add', { path: 'app/sub', file: 'sub/s.txt' })).toMatchObject({ ok: true });
+    git(join(repo, 'sub'), 'init', '-q', '-b', 'inner'); // now sub is a repo of its own
+    expect(await client.ok('get_git_status', { path: 'app/sub' })).toMatchObject({ branch: 'inner', staged: [], untracked: ['s.txt'] });
+    expect(await client.call('git_add', { path: 'app/sub', file: 's.txt' })).toMatchObject({ ok: true });
+    expect(git(join(repo, 'sub'), 'diff', '--cached', '--name-only')).toBe('s.txt');
+    execFileSync('rm', ['-rf', join(repo, 'sub/.git'), join(repo, '.git')]);
+    expect(await client.call('get_git_status', { path: 'app/sub' })).toMatchObject({ ok: false, error: 'not a git repository' });
+    expect(await client.call('git_add', { path: 'app/sub', file: 's.txt' })).toMatchObject({
+      ok: false,
+      error: 'fatal: not a git repository (or any of the parent directories): .git',
+    });
+  });
+
   it('outside any repo it is “not a git repository”; outside the workspace it is refused', async () => {
     expect(await client.call('get_git_status', { path: '.' })).toMatchObject({ ok: false, error: 'not a git repository' });
     expect(await client.call('get_git_status', { path: '../..' })).toMatchObject({ ok: false, error: 'path is outside the workspace' });

@@ -8,11 +8,14 @@ import type { WorkspaceContext } from '../../../../runtime/context.ts';
 import type { GitOutput, GitRunner } from '../../../../core/git/git-runner.ts';
 import { decodeGitText, textRule } from '../../../../core/git/git-output-rules.ts';
 import type { RepoGit } from '../../../../core/git/repo-git.ts';
+import { TopLevelCache } from '../../../../core/git/top-level-cache.ts';
 import { RpcError } from '../../command.ts';
 
 export interface GitFolder {
   /** The folder asked for (absolute real path). */
   readonly folder: string;
+  /** Top levels git gave for folders (per runner, so per app). */
+  readonly topLevels: TopLevelCache;
   run(args: readonly string[], cwd?: string): Promise<GitOutput>;
 }
 
@@ -32,19 +35,26 @@ export async function gitFolder(ctx: WorkspaceContext, path: string, signal?: Ab
     if (error instanceof WorkspaceError && error.code === 'outside-workspace') throw new RpcError('path is outside the workspace');
     throw error;
   }
-  return { folder, run: (args, cwd = folder) => git.run(args, { cwd, ...(signal ? { signal } : {}) }) };
+  let topLevels = topLevelCaches.get(git);
+  if (topLevels === undefined) topLevelCaches.set(git, (topLevels = new TopLevelCache(ctx.fs)));
+  return { folder, topLevels, run: (args, cwd = folder) => git.run(args, { cwd, ...(signal ? { signal } : {}) }) };
 }
+
+const topLevelCaches = new WeakMap<GitRunner, TopLevelCache>();
 
 /** The repo holding `path`, or undefined when `path` is in none (`rev-parse --is-inside-work-tree` is not true). */
 export async function gitRepoAt(ctx: WorkspaceContext, path: string, signal?: AbortSignal): Promise<GitRepo | undefined> {
   const at = await gitFolder(ctx, path, signal);
+  const known = await at.topLevels.lookup(at.folder);
+  if (known !== undefined) return inRepo(at, known); // a folder in a work tree (never in its `.git`)
   // One process for both answers (a spawn from the daemon costs 10–30 ms): `true\n<top level>\n`. Inside a `.git`
   // folder it prints `false` and fails; outside a repo it fails.
   const probe = await at.run(['rev-parse', '--is-inside-work-tree', '--show-toplevel']);
   const text = decodeGitText(probe.stdout);
   if (probe.code !== 0 || !text.startsWith('true\n')) return undefined;
   const root = text.slice('true\n'.length).replace(/\n$/, '');
-  return { folder: at.folder, root, run: (args, cwd = root) => at.run(args, cwd) };
+  at.topLevels.remember(at.folder, root);
+  return inRepo(at, root);
 }
 
 /**
@@ -53,11 +63,18 @@ export async function gitRepoAt(ctx: WorkspaceContext, path: string, signal?: Ab
  * or inside a `.git` folder `fatal: this operation must be run in a work tree`.
  */
 export async function repoOf(at: GitFolder): Promise<GitRepo> {
+  const known = await at.topLevels.lookup(at.folder);
+  if (known !== undefined) return inRepo(at, known);
   const top = await at.run(['rev-parse', '--show-toplevel']);
   const answer = textRule(top);
   if (!answer.ok) throw new RpcError(answer.text);
   const root = decodeGitText(top.stdout).replace(/\n$/, '');
-  return { folder: at.folder, root, run: (args, cwd = root) => at.run(args, cwd) };
+  at.topLevels.remember(at.folder, root);
+  return inRepo(at, root);
+}
+
+function inRepo(at: GitFolder, root: string): GitRepo {
+  return { folder: at.folder, topLevels: at.topLevels, root, run: (args, cwd = root) => at.run(args, cwd) };
 }
 
 function requireGit(ctx: WorkspaceContext): GitRunner {
