@@ -17,6 +17,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { gitEnv } from '../adapters/git/git-env.ts';
+import type { GitCommitInfo, GitStatus } from '../core/git/git-shapes.ts';
 import { startChildServer } from './lib/child-server.ts';
 import {
   BIG_DIFF_FILE,
@@ -42,22 +43,8 @@ const STATUS_GOAL = 1.3;
 /** As bench/lib/child-server.ts starts our daemon (package.json's `start`): its git children inherit these. */
 const DAEMON_PROCESS_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', NODE_ENV: 'production' };
 
-interface GitStatusReply {
-  branch: string;
-  ahead: number;
-  behind: number;
-  modified: string[];
-  staged: string[];
-  untracked: string[];
-  deleted: string[];
-  unmerged: string[];
-  worktreeStats: Record<string, { insertions: number; deletions: number }>;
-}
-interface CommitReply {
-  hash: string;
-  insertions: number;
-  deletions: number;
-}
+/** What the log row compares of each commit. */
+type CommitSums = Pick<GitCommitInfo, 'hash' | 'insertions' | 'deletions'>;
 
 /** One side's timed call: resolves with the milliseconds it took. */
 type Measure = () => Promise<number>;
@@ -108,9 +95,9 @@ export async function benchGit(linuxTree: string, token: string): Promise<Figure
 
     // 1a. Clean tree: ours is the status alone (the top level is remembered after the warm-up); no diff.
     await anchor(['status']); // the untimed index refresh (restoreClean ran one too)
-    const clean = (await call('get_git_status', { path: repo })) as GitStatusReply;
+    const clean = (await call('get_git_status', { path: repo })) as GitStatus;
     const cleanAnchor = await anchor(statusAnchor);
-    const listed = (s: GitStatusReply) => [...s.modified, ...s.staged, ...s.untracked, ...s.deleted, ...s.unmerged];
+    const listed = (s: GitStatus) => [...s.modified, ...s.staged, ...s.untracked, ...s.deleted, ...s.unmerged];
     if (clean.branch !== 'main' || clean.ahead !== 0 || clean.behind !== 0 || listed(clean).length > 0 || cleanAnchor.stdout.length > 0) {
       throw new Error(`clean status: ours ${JSON.stringify(clean).slice(0, 300)}, git printed ${JSON.stringify(cleanAnchor.stdout.toString().slice(0, 300))}`);
     }
@@ -123,7 +110,7 @@ export async function benchGit(linuxTree: string, token: string): Promise<Figure
     await makeDirty(repo, config);
     await anchor(['status']);
     const modified = await dirtyFiles(repo, config);
-    const dirty = (await call('get_git_status', { path: repo })) as GitStatusReply;
+    const dirty = (await call('get_git_status', { path: repo })) as GitStatus;
     const dirtyAnchor = (await anchor(statusAnchor)).stdout.toString('utf8');
     const expectedUntracked = ['Documentation/bench-untracked.txt', 'bench-untracked/', 'mm/bench-untracked.c'];
     const sameList = (a: string[], b: string[]) => JSON.stringify([...a].sort()) === JSON.stringify([...b].sort());
@@ -141,7 +128,7 @@ export async function benchGit(linuxTree: string, token: string): Promise<Figure
 
     // 2. git_log 50 on the history made in preparation.
     const logAnchor = ['log', '--no-color', `-${LOG_LIMIT}`, '--numstat'];
-    const commits = (await call('git_log', { path: repo, limit: LOG_LIMIT })) as CommitReply[];
+    const commits = (await call('git_log', { path: repo, limit: LOG_LIMIT })) as CommitSums[];
     const expected = commitsOf((await anchor(logAnchor)).stdout.toString('utf8'));
     const got = commits.map(({ hash, insertions, deletions }) => ({ hash, insertions, deletions }));
     if (commits.length !== LOG_LIMIT || JSON.stringify(got) !== JSON.stringify(expected)) {
@@ -174,8 +161,8 @@ export async function benchGit(linuxTree: string, token: string): Promise<Figure
 }
 
 /** `git log --numstat` (default format) → per commit its hash and numstat sums (binary `-` counts 0). */
-function commitsOf(text: string): CommitReply[] {
-  const commits: CommitReply[] = [];
+function commitsOf(text: string): CommitSums[] {
+  const commits: CommitSums[] = [];
   for (const line of text.split('\n')) {
     const header = /^commit ([0-9a-f]{40})/.exec(line);
     if (header) {

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll } from 'vitest';
+import { GIT_IDENTITY_ENV } from '../../support/git-test-server.ts';
 
 /**
  * Real git repositories in temp folders for the parser tests, run with the git CLI directly. The machine's and
@@ -14,14 +15,7 @@ export const GIT_TEST_ENV: NodeJS.ProcessEnv = {
   PATH: process.env.PATH,
   HOME: '/nonexistent',
   LC_ALL: 'C',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_AUTHOR_NAME: 'Ada Lovelace',
-  GIT_AUTHOR_EMAIL: 'ada@example.com',
-  GIT_COMMITTER_NAME: 'Ada Lovelace',
-  GIT_COMMITTER_EMAIL: 'ada@example.com',
-  GIT_AUTHOR_DATE: '1700000000 +0000',
-  GIT_COMMITTER_DATE: '1700000000 +0000',
+  ...GIT_IDENTITY_ENV,
 };
 
 export interface TempRepo {
