@@ -3,8 +3,9 @@
  * with no flags of our own — against a local bare repository set as `origin` by a plain path (the clone URL rules are
  * for clone only). A second clone plays the other developer. Over a real socket; the refs checked with git itself.
  */
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGitHttpServer } from '../../support/git-http-server.ts';
 import { git, gitTry, openGitSuite, outcome, porcelain, put, read, repoState, type GitSuite } from './git-fixture.ts';
 
 let suite: GitSuite;
@@ -113,6 +114,37 @@ describe('git_fetch', () => {
   it('without any remote: ok and "" (there is nothing to fetch)', async () => {
     const repo = await suite.repo({ files: { 'a.txt': 'a\n' }, commit: 'first' });
     expect(await suite.call(repo, 'git_fetch').then(outcome)).toEqual({ ok: true, result: '' });
+  });
+});
+
+describe('git_fetch and git_pull over smart HTTP (git http-backend on loopback)', () => {
+  it('fetches and pulls from an http origin; one that asks for credentials fails at once, no prompt, nothing moved', async () => {
+    const { origin, repo, other } = await withOrigin();
+    const http = await startGitHttpServer({ projectRoot: dirname(origin) });
+    const auth = await startGitHttpServer({ projectRoot: dirname(origin), mode: 'auth' });
+    try {
+      git(repo, 'remote', 'set-url', 'origin', `${http.url}/${basename(origin)}`);
+      await put(other, 'o.txt', 'o\n');
+      git(other, 'add', 'o.txt');
+      git(other, 'commit', '-q', '-m', 'other');
+      git(other, 'push', '-q');
+      expect(await suite.call(repo, 'git_fetch').then(outcome)).toMatchObject({ ok: true });
+      expect(git(repo, 'rev-parse', 'origin/main')).toBe(git(other, 'rev-parse', 'HEAD'));
+      expect(await suite.call(repo, 'git_pull').then(outcome)).toMatchObject({ ok: true });
+      expect(git(repo, 'rev-parse', 'HEAD')).toBe(git(other, 'rev-parse', 'HEAD'));
+      expect(http.requests).toBeGreaterThan(0);
+
+      git(repo, 'remote', 'set-url', 'origin', `${auth.url}/${basename(origin)}`);
+      const before = repoState(repo);
+      const started = Date.now();
+      const fetched = outcome(await suite.call(repo, 'git_fetch'));
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(fetched).toEqual({ ok: false, error: expect.stringContaining('terminal prompts disabled') });
+      expect(repoState(repo)).toEqual(before);
+    } finally {
+      await http.close();
+      await auth.close();
+    }
   });
 });
 
