@@ -14,6 +14,7 @@ import { oc } from '@orpc/contract';
 import { OpenAPILink } from '@orpc/openapi-client/fetch';
 import { z } from 'zod';
 import type { WorkspaceApp } from '../../runtime/app.ts';
+import { projectContract } from './intentic-project-contract.ts';
 import { TEST_TOKEN } from './workspace.ts';
 
 const agent = z.string().optional();
@@ -76,6 +77,7 @@ const fromTo = z.object({ from: z.string(), to: z.string() });
 
 export const intenticContract = {
   workspace: {
+    ...projectContract,
     tree: oc
       .route({ method: 'GET', path: '/workspace/tree' })
       .input(z.object({ agent }))

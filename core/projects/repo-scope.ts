@@ -1,0 +1,49 @@
+/**
+ * The `repo` argument of the project calls (seeds/001-project.md "Shared rules", Repos): `root` (the workspace), a
+ * repo id (a root-relative folder holding `.git`, ≤ 4 segments) or a top-level folder. A segment not matching
+ * `^[a-zA-Z0-9][a-zA-Z0-9._-]*$` is BAD_REQUEST; no such folder NOT_FOUND — both name the value. Folders are checked
+ * with lstat segment by segment, so a link never makes a scope (nothing outside the workspace is reached).
+ */
+import type { FileSystem } from '../../adapters/fs/file-system.ts';
+import { isFsError } from '../../adapters/fs/fs-error.ts';
+import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { isRepoFolderName, MAX_SEGMENTS } from '../git/discover-repos.ts';
+
+export interface RepoScope {
+  /** As the client named it: `root`, a repo id, or a top-level folder's name. */
+  id: string;
+  /** The folder, an absolute path under the root (the root itself for `root`). */
+  dir: string;
+  /** The folder relative to the root (`""` for `root`): what terminal names and root-relative paths start from. */
+  relative: string;
+}
+
+const SEGMENT = /^[a-zA-Z0-9][a-zA-Z0-9._-]*$/;
+
+export async function resolveRepoScope(fs: FileSystem, root: string, repo: string): Promise<RepoScope> {
+  if (repo === 'root') return { id: 'root', dir: root, relative: '' };
+  const segments = repo.split('/');
+  if (!segments.every((segment) => SEGMENT.test(segment))) throw new WorkspaceError('bad-request', `invalid repo "${repo}"`);
+  if (segments.length > MAX_SEGMENTS || !segments.every(isRepoFolderName)) throw noRepo(repo);
+  let dir = root;
+  for (const segment of segments) {
+    dir = `${dir === '/' ? '' : dir}/${segment}`;
+    if ((await typeOf(fs, dir)) !== 'dir') throw noRepo(repo);
+  }
+  // A top-level folder is a scope of its own; deeper, only a repo (its `.git`, a folder or a worktree's file).
+  if (segments.length > 1 && (await typeOf(fs, `${dir}/.git`)) === undefined) throw noRepo(repo);
+  return { id: repo, dir, relative: repo };
+}
+
+async function typeOf(fs: FileSystem, path: string): Promise<string | undefined> {
+  try {
+    return (await fs.lstat(path)).type;
+  } catch (error) {
+    if (isFsError(error, 'not-found') || isFsError(error, 'not-directory')) return undefined;
+    throw error;
+  }
+}
+
+function noRepo(repo: string): WorkspaceError {
+  return new WorkspaceError('not-found', `no repo named "${repo}"`);
+}
