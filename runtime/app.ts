@@ -22,6 +22,13 @@ import { requestScopedSearch } from './search/request-scoped-search.ts';
 import { RepoCloner } from '../core/git/clone-repo.ts';
 import { RepoSyncer } from '../core/git/sync-repos.ts';
 import type { GitRunner } from '../core/git/git-runner.ts';
+import type { ParserAdapter } from '../core/search/symbols/syntax-tree.ts';
+import type { CommandLookup } from '../core/projects/command-lookup.ts';
+import { createProjectModel } from '../core/projects/create-project-model.ts';
+import { createJobEngine, type JobEngine } from '../core/jobs/job-engine.ts';
+import type { JobHost } from '../core/jobs/job-host.ts';
+import { createTemplateSources } from '../core/projects/template-source.ts';
+import { AppAdder } from '../core/jobs/add-apps.ts';
 import type { AuthConfig } from './auth.ts';
 import { defaultLimits, type Limits, type WorkspaceContext } from './context.ts';
 import { isOriginAllowedToAct, preflight, withCorsHeaders, type OriginPolicy } from './cors.ts';
@@ -57,6 +64,16 @@ export interface WorkspaceAppOptions {
   zip?: ZipAdapter;
   /** Git (Node): the protocol's git commands and Intentic's clone and sync. */
   git?: GitRunner;
+  /** Whether a manager is on PATH (Node): setup's `needs-setup` vs `unsupported`; absent → never on PATH. */
+  commands?: CommandLookup;
+  /** Tree-sitter parsers for health (issue 9 "health"); default: `search.parsers`. */
+  parsers?: ParserAdapter;
+  /** The templates shipped with the daemon, an absolute folder (runtime/node passes the package's `templates/`). */
+  templatesDir?: string;
+  /** The job engine's Node powers (installs, dev servers, test runs: core/jobs); without it, or a pty, no jobs. */
+  jobHost?: JobHost;
+  /** `--preview-url`: an app's previewUrl pattern (`{repo}` `{app}` `{panel}` `{port}`; core/jobs/dev-servers.ts). */
+  previewUrl?: string;
   /** Where agents' private copies live: absolute, or relative to the root (default `.agents`). */
   agentsDir?: string;
   /** Git worktrees for agent copies (Node); without it agents get plain copies of the tree. */
@@ -92,6 +109,8 @@ export interface WorkspaceApp {
   readonly terminals: TerminalManager | undefined;
   /** The search engine (core/search): for in-process consumers and benchmarks. */
   readonly search: SearchEngine;
+  /** Installs, dev servers and test runs (core/jobs), once the first request built them; the Node server closes them first. */
+  readonly jobs: JobEngine | undefined;
   /** Stops background work (watchers, change streams, terminals). The app answers nothing useful afterwards. */
   close(): Promise<void>;
 }
@@ -174,8 +193,29 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
    * and its closures on every request showed in the `GET /api/file` profile.
    */
   let sharedContext: WorkspaceContext | undefined;
+  let jobs: JobEngine | undefined;
   function contextFor(root: string): WorkspaceContext {
     if (sharedContext?.root === root) return sharedContext;
+    // Templates and add-apps jobs (issue 9 "templates"): the source is read on every call.
+    const templateSources = createTemplateSources({ fs, root, git: options.git, shippedDir: options.templatesDir });
+    // The project model (core/projects, issue 9 "model"): one per root, its caches dropped by the change feed.
+    const projects = createProjectModel({
+      fs,
+      root,
+      changes,
+      commands: options.commands,
+      templateKeys: () => templateSources.keys(), // a stamped kind counts while the source has it (issue 9 "templates")
+      exclude: async () => {
+        await agents.view(undefined); // resolves `agents.dir` to its real path
+        return [agents.dir];
+      },
+    });
+    // The job engine (core/jobs, issue 9 "jobs"): over the terminals and the model, one per root like the model.
+    void jobs?.close();
+    jobs =
+      terminals && options.jobHost
+        ? createJobEngine({ fs, root, terminals, projects, host: options.jobHost, installTimeoutMs: limits.installTimeoutMs, previewUrl: options.previewUrl })
+        : undefined;
     sharedContext = {
       fs,
       root,
@@ -197,6 +237,19 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
       repoCloner: options.git && new RepoCloner(fs, root, options.git, terminals),
       repoSyncer: options.git && new RepoSyncer(fs, root, options.git),
       gitState,
+      jobs, // issue 9 "jobs"
+      parsers: options.parsers ?? options.search?.parsers, // health (issue 9 "health")
+      projects,
+      templateSources, // issue 9 "templates"
+      appAdder: new AppAdder({
+        fs,
+        root,
+        templates: templateSources,
+        terminals,
+        processes: options.processes,
+        installTimeoutMs: limits.installTimeoutMs,
+        maxOutputBytes: limits.commandOutputCap,
+      }),
     };
     return sharedContext;
   }
@@ -249,7 +302,11 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
     changes,
     terminals,
     search,
+    get jobs() {
+      return jobs;
+    },
     async close() {
+      await jobs?.close(); // dev servers' whole trees first: the terminals' hang-up misses what left their sessions
       await Promise.all([search.close(), changes.close(), terminals?.closeAll(), options.processes?.killAll()]);
     },
     async fetch(request, env = {}) {

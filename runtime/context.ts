@@ -11,6 +11,11 @@ import type { AgentCopies, WorkspaceView } from '../core/agents/workspace-view.t
 import type { ChangeFeed } from '../core/changes/change-feed.ts';
 import type { MediaTickets } from '../core/media/media-tickets.ts';
 import type { Upgrader } from './websocket.ts';
+import type { ParserAdapter } from '../core/search/symbols/syntax-tree.ts';
+import type { WorkspaceProjectModel } from '../core/projects/create-project-model.ts';
+import type { JobEngine } from '../core/jobs/job-engine.ts';
+import type { TemplateSources } from '../core/projects/template-source.ts';
+import type { AppAdder } from '../core/jobs/add-apps.ts';
 
 /** Caps that keep one request from exhausting the daemon. */
 export interface Limits {
@@ -62,6 +67,8 @@ export interface Limits {
    * program writes) before it is dropped and the program runs on. Unnamed `/ws/terminal` sessions never drop.
    */
   terminalStallMs: number;
+  /** Project installs (core/jobs/install-queue.ts) are killed after this long (seeds/001-project.md: 30 min). */
+  installTimeoutMs: number;
 }
 
 export const defaultLimits: Limits = {
@@ -92,6 +99,7 @@ export const defaultLimits: Limits = {
   maxTerminals: 64,
   terminalReapMs: 30 * 60 * 1000,
   terminalStallMs: 10_000,
+  installTimeoutMs: 30 * 60 * 1000,
 };
 
 /** What the runtime hands to every handler: storage, the root, limits and the optional Node-only adapters. */
@@ -137,6 +145,19 @@ export interface WorkspaceContext {
    * repo through the API (git_init, clone) calls `refresh` so the new repo's commits are reported from then on.
    */
   readonly gitState?: { refresh(): Promise<void> };
+  /**
+   * Installs, dev servers and test runs in named terminals (core/jobs, issue 9 "jobs"); setup reads
+   * `isInstalling`. Absent without terminals, a project model or the Node job host.
+   */
+  readonly jobs?: JobEngine;
+  /** The project model (core/projects, issue 9 "model"): setup, graph, modules, apps; FileSystem-only. */
+  readonly projects: WorkspaceProjectModel | undefined;
+  /** The search engine's tree-sitter parsers, for health's complexity and symbols (issue 9 "health"); optional. */
+  readonly parsers?: ParserAdapter;
+  /** App templates (core/projects/template-source.ts, issue 9 "templates"): the configured or shipped source. */
+  readonly templateSources?: TemplateSources;
+  /** Add-apps jobs from those templates (core/jobs/add-apps.ts). */
+  readonly appAdder?: AppAdder;
 }
 
 export type Handler = (request: Request, ctx: WorkspaceContext) => Response | Promise<Response>;

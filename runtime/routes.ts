@@ -30,11 +30,21 @@ import { workspaceSearch } from '../handlers/workspace/search.ts';
 import { workspaceTree } from '../handlers/workspace/tree.ts';
 import { workspaceUpload } from '../handlers/workspace/upload.ts';
 import { workspaceUnknownCall } from '../handlers/workspace/unknown-call.ts';
+import { workspaceHealth } from '../handlers/workspace/health.ts';
+import { workspaceClassify } from '../handlers/workspace/classify.ts';
+import { workspaceTemplates } from '../handlers/workspace/templates.ts';
+import { workspaceAddApps } from '../handlers/workspace/add-apps.ts';
 import { workspaceFilesChanges } from '../handlers/workspace-files/changes.ts';
 import { workspaceFilesList } from '../handlers/workspace-files/list.ts';
 import { workspaceFilesReadBytes } from '../handlers/workspace-files/read-bytes.ts';
 import { workspaceFilesRead } from '../handlers/workspace-files/read.ts';
 import { workspaceFilesStat } from '../handlers/workspace-files/stat.ts';
+import { workspaceInstall } from '../handlers/workspace/install.ts';
+import { workspaceApps, workspaceStartApp, workspaceStopApp } from '../handlers/workspace/apps.ts';
+import { workspaceRunTests } from '../handlers/workspace/tests.ts';
+import { workspaceSetup } from '../handlers/workspace/setup.ts';
+import { workspaceGraph } from '../handlers/workspace/graph.ts';
+import { workspaceModules } from '../handlers/workspace/modules.ts';
 import type { AuthConfig } from './auth.ts';
 import type { WorkspaceContext } from './context.ts';
 import { dialectGuard } from './dialect.ts';
@@ -94,6 +104,22 @@ export function createRouter({ base, auth }: { base: string; auth: AuthConfig })
     .get('/workspace-files/read-bytes', workspaceFiles(workspaceFilesReadBytes))
     .get('/workspace-files/list', workspaceFiles(workspaceFilesList))
     .get('/workspace-files/changes', workspaceFiles(workspaceFilesChanges))
+    // Intentic — seed 001 project jobs (issue 9 "jobs": core/jobs): installs, dev servers, test runs
+    .post('/workspace/setup/install', intentic(workspaceInstall))
+    .get('/workspace/repos/:repo/apps', intentic(workspaceApps))
+    .post('/workspace/repos/:repo/apps/:app/start', intentic(workspaceStartApp))
+    .post('/workspace/repos/:repo/apps/:app/stop', intentic(workspaceStopApp))
+    .post('/workspace/repos/:repo/tests', intentic(workspaceRunTests))
+    // Intentic — seed 001 project model (issue 9 "model": core/projects): setup, package graph, modules
+    .get('/workspace/setup', intentic(workspaceSetup))
+    .get('/workspace/repos/:repo/graph', intentic(workspaceGraph))
+    .get('/workspace/modules', intentic(workspaceModules))
+    // Intentic — seed 001 health and classify (issue 9 "health": core/health, core/classify)
+    .get('/workspace/health', intentic(workspaceHealth))
+    .get('/workspace/classify', intentic(workspaceClassify))
+    // Intentic — seed 001 templates and add-apps (issue 9 "templates": core/projects/template-source.ts, core/jobs/add-apps.ts)
+    .get('/workspace/templates', intentic(workspaceTemplates))
+    .post('/workspace/repos/:repo/apps', intentic(workspaceAddApps))
     // Intentic — any other call under /workspace/ (after all of its routes above): an oRPC NOT_FOUND body
     .all('/workspace/*', intentic(workspaceUnknownCall))
     // everything else

@@ -25,7 +25,7 @@ export class NodePtyAdapter implements PtyAdapter {
 
   spawn(options: PtySpawnOptions): PtyProcess {
     const shell = options.shell ?? defaultShell();
-    const env = childEnv();
+    const env = options.inheritEnv === false ? {} : childEnv();
     env.TERM = 'xterm-256color';
     Object.assign(env, options.env);
 

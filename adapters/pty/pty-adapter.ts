@@ -10,6 +10,8 @@ export interface PtySpawnOptions {
   cols: number;
   rows: number;
   env?: Record<string, string>;
+  /** false: `env` is the whole environment (the adapter adds only TERM); default: the daemon's, `env` on top. */
+  inheritEnv?: boolean;
 }
 
 export interface PtyProcess {

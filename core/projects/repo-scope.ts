@@ -19,19 +19,28 @@ export interface RepoScope {
 }
 
 const SEGMENT = /^[a-zA-Z0-9][a-zA-Z0-9._-]*$/;
+const RESERVED_TOP_LEVEL = new Set(['root', 'refs', 'public']);
+
+function holdsGit(type: string | undefined): boolean {
+  return type === 'dir' || type === 'file';
+}
 
 export async function resolveRepoScope(fs: FileSystem, root: string, repo: string): Promise<RepoScope> {
   if (repo === 'root') return { id: 'root', dir: root, relative: '' };
   const segments = repo.split('/');
   if (!segments.every((segment) => SEGMENT.test(segment))) throw new WorkspaceError('bad-request', `invalid repo "${repo}"`);
   if (segments.length > MAX_SEGMENTS || !segments.every(isRepoFolderName)) throw noRepo(repo);
+  // Discovery never lists a nested id under a reserved top-level name (core/git/discover-repos.ts).
+  if (segments.length > 1 && RESERVED_TOP_LEVEL.has(segments[0]!)) throw noRepo(repo);
   let dir = root;
-  for (const segment of segments) {
+  for (const [index, segment] of segments.entries()) {
     dir = `${dir === '/' ? '' : dir}/${segment}`;
     if ((await typeOf(fs, dir)) !== 'dir') throw noRepo(repo);
+    // A top-level folder is a scope of its own; deeper, only a repo (its `.git`, a folder or a worktree's file)
+    // that no repo above it holds: discovery does not enter a repo, so a repo inside one has no id.
+    const last = index === segments.length - 1;
+    if (segments.length > 1 && holdsGit(await typeOf(fs, `${dir}/.git`)) !== last) throw noRepo(repo);
   }
-  // A top-level folder is a scope of its own; deeper, only a repo (its `.git`, a folder or a worktree's file).
-  if (segments.length > 1 && (await typeOf(fs, `${dir}/.git`)) === undefined) throw noRepo(repo);
   return { id: repo, dir, relative: repo };
 }
 

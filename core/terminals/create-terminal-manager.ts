@@ -103,6 +103,7 @@ export function createTerminalManager(pty: PtyAdapter, options: TerminalManagerO
           cols: start.cols ?? DEFAULT_COLS,
           rows: start.rows ?? DEFAULT_ROWS,
           env: { ...SESSION_ENV, ...start.env },
+          ...(start.inheritEnv === false && { inheritEnv: false }),
         });
       } catch (error) {
         throw new WorkspaceError('internal', `could not start the terminal: ${(error as Error).message}`);

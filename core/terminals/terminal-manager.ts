@@ -50,6 +50,8 @@ export interface StartTerminalOptions {
   cols?: number;
   rows?: number;
   env?: Record<string, string>;
+  /** false: `env` is the whole environment (a job's children: core/jobs/job-host.ts); default: the daemon's, `env` on top. */
+  inheritEnv?: boolean;
   /**
    * Adopt this process instead of spawning one in a pty (core/terminals/output-feed.ts: output the daemon produces,
    * such as a clone's progress). `command` is then only what the session shows it runs.

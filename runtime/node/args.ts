@@ -41,6 +41,9 @@ Options:
                         that re-ranks prose searches; its key, if any, from $WORKSPACE_EMBEDDINGS_KEY
   --embeddings-model NAME
                         the model to ask it for (default: nomic-embed-text)
+  --preview-url PATTERN an app's previewUrl while its dev server runs (default: http://<request host>:<port>/);
+                        {repo} {app} {panel} (= <repo>--<app>) {port} are filled in, e.g.
+                        https://preview-{panel}-abc.example.dev
   -h, --help            show this help
 `;
 
@@ -64,6 +67,8 @@ export interface CliConfig {
   allowedOrigins: string[];
   /** `--agents-dir`, absolute (undefined: the default, `.agents` under the root). */
   agentsDir?: string;
+  /** `--preview-url`: an app's previewUrl pattern (core/jobs/dev-servers.ts). */
+  previewUrl?: string;
   /** Media tickets' lifetime (`--media-ticket-ttl`, given in seconds). */
   mediaTicketTtlMs: number;
   /** `run_command`'s deadline (`--command-timeout`, given in seconds) and output cap (`--command-output-cap`). */
@@ -157,6 +162,7 @@ const flagsSchema = z.object({
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL such as http://127.0.0.1:11434' })
     .optional(),
   'embeddings-model': z.string().min(1, 'must not be empty').default(DEFAULT_EMBEDDINGS_MODEL),
+  'preview-url': z.string().min(1, 'must not be empty').optional(),
   help: z.boolean().default(false),
 });
 
@@ -195,6 +201,7 @@ export async function parseCliArgs(
         'no-index': { type: 'boolean' },
         'embeddings-url': { type: 'string' },
         'embeddings-model': { type: 'string' },
+        'preview-url': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -261,6 +268,7 @@ export async function parseCliArgs(
       ...(agentsDir === undefined ? {} : { agentsDir }),
       ...(indexDir === undefined ? {} : { indexDir }),
       noIndex: flags['no-index'],
+      ...(flags['preview-url'] === undefined ? {} : { previewUrl: flags['preview-url'] }),
       ...(flags['embeddings-url'] === undefined
         ? {}
         : {

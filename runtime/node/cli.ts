@@ -33,6 +33,7 @@ async function main(argv: string[]): Promise<void> {
       watch: config.watch,
       allowedOrigins: config.allowedOrigins,
       agentsDir: config.agentsDir,
+      ...(config.previewUrl === undefined ? {} : { previewUrl: config.previewUrl }),
       limits: {
         mediaTicketTtlMs: config.mediaTicketTtlMs,
         commandTimeoutMs: config.commandTimeoutMs,

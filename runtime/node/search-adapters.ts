@@ -7,6 +7,7 @@ import { createIndexBuildPool } from '../../adapters/search/index-build-pool.ts'
 import { createParsePool } from '../../adapters/search/parse-pool.ts';
 import { DiskIndexStore } from '../../adapters/search/index-store-disk.ts';
 import { createScanPool } from '../../adapters/search/scan-pool.ts';
+import { TreeSitterParsers } from '../../adapters/search/tree-sitter-parsers.ts';
 import type { SearchAdapters } from '../../core/search/engine/engine-types.ts';
 
 export interface NodeSearchOptions {
@@ -35,6 +36,8 @@ export function nodeSearchAdapters(
     // main thread, and so does the parsing.
     symbolsOf: parsePool.symbolsOf,
     astMatcher: parsePool.astMatcher,
+    // In-process parsers for health's complexity (issue 9 "health"); search itself parses in the pool above.
+    parsers: new TreeSitterParsers(),
     ...(store === undefined ? {} : { indexStore: store }),
     ...(options.noIndex ? { index: false } : {}),
     ...(options.embeddings === undefined ? {} : { embeddings: options.embeddings }),

@@ -6,10 +6,13 @@ import { createServerAdapter } from '@whatwg-node/server';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
 import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { NodeFileSystem } from '../../adapters/fs/node-file-system.ts';
 import { GitWorktreeAdapter } from '../../adapters/git/git-worktree-adapter.ts';
 import { YauzlZipAdapter } from '../../adapters/archive/yauzl-zip-adapter.ts';
 import { NodeProcessAdapter } from '../../adapters/process/node-process-adapter.ts';
+import { NodeCommandLookup } from '../../adapters/process/node-command-lookup.ts';
+import { NodeJobHost } from '../../adapters/process/node-job-host.ts';
 import { NodePtyAdapter } from '../../adapters/pty/node-pty-adapter.ts';
 import { ParcelWatcherAdapter } from '../../adapters/watcher/parcel-watcher-adapter.ts';
 import type { ChangeFeed } from '../../core/changes/change-feed.ts';
@@ -95,11 +98,15 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     pty: ptys,
     processes,
     zip: new YauzlZipAdapter(),
+    commands: rest.commands ?? new NodeCommandLookup(),
     // The ceiling above the workspace is decided on the root's real path (a missing root fails elsewhere). A
     // caller's runner (tests with a fixed identity and clock) replaces it.
     git: rest.git ?? createGitProcess({ root: realPathOr(options.root) }),
+    // The templates shipped in the package (issue 9 "templates"): the default source of GET /workspace/templates.
+    templatesDir: rest.templatesDir ?? fileURLToPath(new URL('../../templates', import.meta.url)),
     worktrees: new GitWorktreeAdapter(),
     watcher,
+    jobHost: rest.jobHost ?? new NodeJobHost(), // installs, dev servers, test runs (core/jobs)
   });
   // Without a token, the Host check is what keeps a DNS-rebinding page out (runtime/hosts.ts).
   const checkHost = 'disabled' in appOptions.auth;
@@ -107,6 +114,9 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     changes: workspace.changes,
     terminals: workspace.terminals,
     search: workspace.search,
+    get jobs() {
+      return workspace.jobs;
+    },
     close: async () => {
       await workspace.close();
       await nodeSearch?.close();
@@ -229,6 +239,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     for (const ws of webSockets) ws.close(1001, 'server shutting down');
     for (const socket of pendingUpgrades) socket.destroy();
     server.closeIdleConnections();
+    await workspace.jobs?.close(); // dev servers' whole trees, before the terminals' sessions are hung up
     await Promise.all([ptys.killAll(), processes.killAll(), allClosed(webSockets, SHUTDOWN_GRACE_MS), workspace.close()]);
     await nodeSearch?.close(); // after the engine: no scan is left to run on the workers
     for (const ws of webSockets) ws.terminate();

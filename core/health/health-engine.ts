@@ -1,0 +1,273 @@
+/**
+ * Health (seeds/001-project.md `GET /workspace/health`): churn × complexity hotspots and the most central
+ * exporting modules of one scope. Edge-clean: the FileSystem, a GitRunner for churn, the search engine's
+ * parsers (optional: without them complexity and symbols come from the text rules and line heuristics).
+ *
+ * Per-file figures (./file-figures.ts) are cached by absolute path and dropped when the change feed reports
+ * the file (a `resync` drops them all), so a warm call reads only what changed; the scope's file list is walked
+ * on every call (new and removed files are always seen) and churn is git's answer at the time of the call.
+ *
+ * Freshness, per scope: a call measures the scope, waiting at most `waitMs`. Done in time and no change under the
+ * scope reported meanwhile → `fresh` (ageMs: since that measurement finished). Not done: the measurement goes on
+ * in the background and the call answers the scope's last complete figures as `stale` (`behind`: files left),
+ * or, when there are none yet, `building` (`progress`) with empty figures. A change reported under the scope
+ * while a measurement runs makes it measure again before it calls itself fresh.
+ */
+import type { FileSystem } from '../../adapters/fs/file-system.ts';
+import { isFsError } from '../../adapters/fs/fs-error.ts';
+import type { ChangeFeed, ChangeSubscription } from '../changes/change-feed.ts';
+import type { GitRunner } from '../git/git-runner.ts';
+import { mapLimited } from '../listing/map-limited.ts';
+import type { RepoScope } from '../projects/repo-scope.ts';
+import type { ParserAdapter } from '../search/symbols/syntax-tree.ts';
+import { readChurn, type FileChurn } from './churn.ts';
+import { fileFigures, MAX_MEASURED_BYTES, type FileFigures } from './file-figures.ts';
+import type { HealthModule, HealthReport, Hotspot } from './health-report.ts';
+import { pageRank } from './page-rank.ts';
+import { resolveImport, type WorkspacePackage } from './resolve-imports.ts';
+import { listScopeFiles, type ScopeFile } from './scope-files.ts';
+
+export interface HealthEngineOptions {
+  fs: FileSystem;
+  /** The workspace root's real path. */
+  root: string;
+  git: GitRunner | undefined;
+  parsers: ParserAdapter | undefined;
+  changes: ChangeFeed;
+  /** Absolute folders never measured (the agents' copies). */
+  exclude?: () => Promise<readonly string[]>;
+  /** How long a call waits for a measurement before answering `building` or `stale` (default 5 s). */
+  waitMs?: number;
+  now?: () => number;
+}
+
+export interface HealthRequest {
+  scope: RepoScope;
+  /** The churn window's length (ms); undefined: all history. */
+  windowMs: number | undefined;
+  /** Cuts hotspots and modules. */
+  limit: number;
+  /** This call's wait for the measurement (default: the engine's `waitMs`). */
+  waitMs?: number;
+}
+
+export interface HealthEngine {
+  report(request: HealthRequest): Promise<HealthReport>;
+  close(): void;
+}
+
+interface MeasuredFile {
+  path: string;
+  figures: FileFigures;
+}
+
+interface Measurement {
+  files: MeasuredFile[];
+  packages: Map<string, WorkspacePackage>;
+  finishedMs: number;
+}
+
+interface ScopeState {
+  dir: string;
+  last?: Measurement;
+  running?: Promise<Measurement>;
+  /** Bumped by every change reported under the scope. */
+  generation: number;
+  done: number;
+  total: number;
+}
+
+const PARALLEL_FILES = 16;
+
+export function createHealthEngine(options: HealthEngineOptions): HealthEngine {
+  const now = options.now ?? Date.now;
+  const waitMs = options.waitMs ?? 5000;
+  const cache = new Map<string, Promise<FileFigures>>();
+  const scopes = new Map<string, ScopeState>();
+  let subscription: ChangeSubscription | undefined;
+
+  function listen(): void {
+    if (subscription) return;
+    subscription = options.changes.subscribe();
+    void (async () => {
+      for await (const frame of subscription!) {
+        if (frame.kind === 'resync') {
+          cache.clear();
+          for (const state of scopes.values()) state.generation++;
+        } else if (frame.kind === 'change') {
+          const path = frame.change.absolutePath;
+          cache.delete(path);
+          for (const state of scopes.values()) if (path === state.dir || path.startsWith(state.dir === '/' ? '/' : state.dir + '/')) state.generation++;
+        }
+      }
+    })();
+  }
+
+  function figuresOf(file: ScopeFile): Promise<FileFigures> {
+    let figures = cache.get(file.absolute);
+    if (!figures) {
+      figures = readFigures(file);
+      cache.set(file.absolute, figures);
+      figures.catch(() => cache.delete(file.absolute));
+    }
+    return figures;
+  }
+
+  async function readFigures(file: ScopeFile): Promise<FileFigures> {
+    try {
+      const stat = await options.fs.lstat(file.absolute);
+      const bytes = stat.size > MAX_MEASURED_BYTES ? undefined : await options.fs.read(file.absolute);
+      return await fileFigures(file.path, bytes, options.parsers);
+    } catch (error) {
+      if (isFsError(error)) return { complexity: 0, symbols: 0, exports: 0, imports: [], generated: false };
+      throw error;
+    }
+  }
+
+  async function measure(scope: RepoScope, state: ScopeState): Promise<Measurement> {
+    for (;;) {
+      const generation = state.generation;
+      const exclude = (await options.exclude?.()) ?? [];
+      const files = await listScopeFiles(options.fs, options.root, scope, { exclude });
+      state.done = 0;
+      state.total = files.length;
+      const measured = await mapLimited(files, PARALLEL_FILES, async (file) => {
+        const figures = await figuresOf(file);
+        state.done++;
+        return { path: file.path, figures };
+      });
+      const packages = await workspacePackages(files);
+      if (state.generation === generation) return { files: measured, packages, finishedMs: now() };
+    }
+  }
+
+  async function workspacePackages(files: readonly ScopeFile[]): Promise<Map<string, WorkspacePackage>> {
+    const packages = new Map<string, WorkspacePackage>();
+    for (const file of files) {
+      if (!(file.path === 'package.json' || file.path.endsWith('/package.json'))) continue;
+      let manifest: unknown;
+      try {
+        manifest = JSON.parse(new TextDecoder().decode(await options.fs.read(file.absolute)));
+      } catch {
+        continue; // unreadable or not JSON: no package
+      }
+      if (typeof manifest !== 'object' || manifest === null) continue;
+      const { name, main } = manifest as Record<string, unknown>;
+      if (typeof name !== 'string' || name === '' || packages.has(name)) continue;
+      const dir = file.path === 'package.json' ? '' : file.path.slice(0, -'/package.json'.length);
+      packages.set(name, typeof main === 'string' ? { dir, main } : { dir });
+    }
+    return packages;
+  }
+
+  async function churnOf(scope: RepoScope, windowMs: number | undefined): Promise<Map<string, FileChurn>> {
+    if (!options.git) return new Map();
+    return readChurn(options.git, scope.dir, scope.relative, windowMs === undefined ? undefined : now() - windowMs);
+  }
+
+  return {
+    async report({ scope, windowMs, limit, waitMs: callWaitMs }) {
+      listen();
+      let state = scopes.get(scope.dir);
+      if (!state) {
+        state = { dir: scope.dir, generation: 0, done: 0, total: 0 };
+        scopes.set(scope.dir, state);
+      }
+      const current = state;
+      if (!current.running) {
+        const running = measure(scope, current);
+        current.running = running;
+        running.then(
+          (measurement) => {
+            current.last = measurement;
+            if (current.running === running) current.running = undefined;
+          },
+          () => {
+            if (current.running === running) current.running = undefined;
+          },
+        );
+      }
+      const running = current.running!;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const waited = await Promise.race([
+        running,
+        new Promise<undefined>((resolve) => {
+          timer = setTimeout(() => resolve(undefined), callWaitMs ?? waitMs);
+        }),
+      ]).finally(() => clearTimeout(timer));
+      const churn = await churnOf(scope, windowMs);
+      if (waited) return answer(scope.id, waited, churn, limit, { state: 'fresh', ageMs: Math.max(0, now() - waited.finishedMs) });
+      if (current.last) {
+        return answer(scope.id, current.last, churn, limit, {
+          state: 'stale',
+          ageMs: Math.max(0, now() - current.last.finishedMs),
+          behind: Math.max(0, current.total - current.done),
+        });
+      }
+      return {
+        repo: scope.id,
+        totals: { files: 0, symbols: 0, complexity: 0, hotspots: 0 },
+        hotspots: [],
+        modules: [],
+        freshness: { state: 'building', ageMs: 0, progress: current.total === 0 ? 0 : current.done / current.total },
+      };
+    },
+    close() {
+      subscription?.close();
+    },
+  };
+}
+
+function answer(repo: string, measurement: Measurement, churn: Map<string, FileChurn>, limit: number, freshness: HealthReport['freshness']): HealthReport {
+  const { files, packages } = measurement;
+  let symbols = 0;
+  let complexity = 0;
+  const hotspots: Hotspot[] = [];
+  for (const { path, figures } of files) {
+    symbols += figures.symbols;
+    complexity += figures.complexity;
+    const changed = churn.get(path);
+    if (figures.complexity > 0 && changed && changed.commits > 0) {
+      hotspots.push({
+        path,
+        commits: changed.commits,
+        adds: changed.adds,
+        dels: changed.dels,
+        complexity: figures.complexity,
+        score: changed.commits * figures.complexity,
+        latestMs: changed.latestMs,
+      });
+    }
+  }
+  hotspots.sort((a, b) => b.score - a.score || byCodeUnit(a.path, b.path));
+  return {
+    repo,
+    totals: { files: files.length, symbols, complexity, hotspots: hotspots.length },
+    hotspots: hotspots.slice(0, limit),
+    modules: rankModules(files, packages).slice(0, limit),
+    freshness,
+  };
+}
+
+/** Exporting, non-generated files by PageRank over the resolved imports of every file in the scope. */
+export function rankModules(files: readonly MeasuredFile[], packages: ReadonlyMap<string, WorkspacePackage>): HealthModule[] {
+  const index = new Map(files.map((file, i) => [file.path, i]));
+  const paths = new Set(index.keys());
+  const edges: [number, number][] = [];
+  files.forEach((file, from) => {
+    for (const specifier of file.figures.imports) {
+      const target = resolveImport(file.path, specifier, paths, packages);
+      if (target !== undefined) edges.push([from, index.get(target)!]);
+    }
+  });
+  const rank = pageRank(files.length, edges);
+  return files
+    .map((file, i) => ({ file, rank: rank[i]! }))
+    .filter(({ file }) => file.figures.exports > 0 && !file.figures.generated)
+    .sort((a, b) => b.rank - a.rank || byCodeUnit(a.file.path, b.file.path))
+    .map(({ file }) => ({ path: file.path, exports: file.figures.exports }));
+}
+
+function byCodeUnit(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

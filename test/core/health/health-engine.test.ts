@@ -1,0 +1,107 @@
+/**
+ * The health engine's cache and freshness (core/health/health-engine.ts) on the memory backend, with reads held
+ * at a gate so `building` and `stale` are observed deterministically: building until the first measurement,
+ * stale (the last figures, `behind`) while a reported change waits, fresh after; only changed files are read again.
+ */
+import { describe, expect, it } from 'vitest';
+import { MemoryFileSystem } from '../../../adapters/fs/memory-file-system.ts';
+import { TreeSitterParsers } from '../../../adapters/search/tree-sitter-parsers.ts';
+import { createChangeFeed } from '../../../core/changes/create-change-feed.ts';
+import { createHealthEngine } from '../../../core/health/health-engine.ts';
+
+const parsers = new TreeSitterParsers();
+
+/** A memory FileSystem whose `read` waits while the gate is closed, counting reads per path. */
+function gatedFs(seed: Record<string, string>) {
+  const fs = new MemoryFileSystem(seed);
+  const reads = new Map<string, number>();
+  let open: Promise<void> = Promise.resolve();
+  let release = () => {};
+  const read = fs.read.bind(fs);
+  fs.read = async (path, range) => {
+    reads.set(path, (reads.get(path) ?? 0) + 1);
+    await open;
+    return read(path, range);
+  };
+  return {
+    fs,
+    reads,
+    close() {
+      open = new Promise((resolve) => (release = resolve));
+    },
+    open: () => release(),
+  };
+}
+
+const scope = { id: 'root', dir: '/ws', relative: '' };
+
+describe('health engine freshness', () => {
+  it('building, then fresh; a reported change is stale (with the last figures) until measured, then fresh', async () => {
+    const gated = gatedFs({ '/ws/a.ts': 'export const a = 1;\nif (a) {}\n', '/ws/b.ts': 'export const b = 2;\n' });
+    const changes = createChangeFeed();
+    const engine = createHealthEngine({ fs: gated.fs, root: '/ws', git: undefined, parsers, changes, waitMs: 5000 });
+
+    gated.close();
+    expect(await engine.report({ scope, windowMs: undefined, limit: 20, waitMs: 20 })).toEqual({
+      repo: 'root',
+      totals: { files: 0, symbols: 0, complexity: 0, hotspots: 0 },
+      hotspots: [],
+      modules: [],
+      freshness: { state: 'building', ageMs: 0, progress: 0 },
+    });
+    gated.open();
+    const first = await engine.report({ scope, windowMs: undefined, limit: 20 });
+    expect(first).toEqual({
+      repo: 'root',
+      totals: { files: 2, symbols: 2, complexity: 1, hotspots: 0 },
+      hotspots: [],
+      modules: [
+        { path: 'a.ts', exports: 1 },
+        { path: 'b.ts', exports: 1 },
+      ],
+      freshness: { state: 'fresh', ageMs: expect.any(Number) },
+    });
+    expect(Object.fromEntries(gated.reads)).toEqual({ '/ws/a.ts': 1, '/ws/b.ts': 1 });
+
+    // Warm: nothing read again.
+    await engine.report({ scope, windowMs: undefined, limit: 20 });
+    expect(Object.fromEntries(gated.reads)).toEqual({ '/ws/a.ts': 1, '/ws/b.ts': 1 });
+
+    // b.ts changes (reported by the feed): held at the gate, the call answers the last figures as stale.
+    await gated.fs.write('/ws/b.ts', 'export const b = 2;\nexport const c = 3;\nwhile (b) {}\n');
+    changes.publish({ absolutePath: '/ws/b.ts', version: 'v2' });
+    await new Promise((resolve) => setTimeout(resolve, 10)); // the subscription hears it
+    gated.close();
+    const stale = await engine.report({ scope, windowMs: undefined, limit: 20, waitMs: 20 });
+    expect(stale).toEqual({ ...first, freshness: { state: 'stale', ageMs: expect.any(Number), behind: 1 } });
+    gated.open();
+    expect(await engine.report({ scope, windowMs: undefined, limit: 20 })).toEqual({
+      repo: 'root',
+      totals: { files: 2, symbols: 3, complexity: 2, hotspots: 0 },
+      hotspots: [],
+      // Neither imports the other: equal ranks, by path.
+      modules: [
+        { path: 'a.ts', exports: 1 },
+        { path: 'b.ts', exports: 2 },
+      ],
+      freshness: { state: 'fresh', ageMs: expect.any(Number) },
+    });
+    // Only the changed file was read again.
+    expect(Object.fromEntries(gated.reads)).toEqual({ '/ws/a.ts': 1, '/ws/b.ts': 2 });
+    engine.close();
+    await changes.close();
+  });
+
+  it('a resync drops every cached figure', async () => {
+    const gated = gatedFs({ '/ws/a.ts': 'export const a = 1;\n' });
+    const changes = createChangeFeed();
+    const engine = createHealthEngine({ fs: gated.fs, root: '/ws', git: undefined, parsers, changes });
+    await engine.report({ scope, windowMs: undefined, limit: 20 });
+    changes.resync();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await engine.report({ scope, windowMs: undefined, limit: 20 });
+    expect(gated.reads.get('/ws/a.ts')).toBe(2);
+    engine.close();
+    await changes.close();
+  });
+});
