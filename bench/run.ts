@@ -2,7 +2,7 @@
  * `npm run bench` — measures our daemon against an anchor in the same run and prints ours / anchor / ratio.
  * Not part of CI or tests. See bench/README.md for what each figure means.
  *
- *   node --import tsx bench/run.ts [search] [search-engine] [raw] [file] [read-page] [tree] [copy] [changes] [terminal] [echo] [rpc] [git]
+ *   node --import tsx bench/run.ts [search] [search-engine] [raw] [file] [read-page] [tree] [copy] [changes] [terminal] [echo] [rpc] [git] [projects]
  *   (default: all of them)
  */
 import { spawnSync } from 'node:child_process';
@@ -17,6 +17,7 @@ import { benchChangeFeed } from './change-feed.bench.ts';
 import { benchCopy } from './copy.bench.ts';
 import { benchEcho } from './echo.bench.ts';
 import { benchGit } from './git.bench.ts';
+import { benchProjects } from './projects.bench.ts';
 import { benchRawStream } from './raw-stream.bench.ts';
 import { benchReadFileRps } from './read-file-rps.bench.ts';
 import { benchReadPage } from './read-page.bench.ts';
@@ -115,6 +116,10 @@ try {
   if (wants('rpc')) {
     log('(h) rpc: /ws file_exists and read_file (4 KiB) vs GET /workspace-files/stat and /api/file on the same server');
     figures.push(...(await benchRpc(prepared.filesRoot, smallFileName, token)));
+  }
+  if (wants('projects')) {
+    log('(projects) project calls: setup, graph, health on a generated 520-package monorepo, cold and warm');
+    figures.push(...(await benchProjects(token)));
   }
   if (wants('git')) {
     log('(git) git: /ws get_git_status, git_log 50, get_git_diff (1 MiB) vs the git command run directly (kernel repo)');

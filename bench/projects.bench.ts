@@ -1,0 +1,84 @@
+/**
+ * (projects) Intentic's project calls on the generated monorepo (bench/lib/monorepo-corpus.ts: 500 libraries + 20
+ * apps, pnpm workspace, 31 commits): `GET /workspace/setup`, `/workspace/repos/root/graph` and
+ * `/workspace/health?repo=root`, each cold (the first call after the daemon is up: the model's and health's caches
+ * empty) and warm (median of 7 after that). Anchors, a floor for the same work done by the simplest tool:
+ * setup and graph against `find` listing the package.json files (the walk alone, no parsing), health against
+ * `git log --numstat` (its churn input alone). Health on the kernel tree is left out here: its cold figure is
+ * minutes (C files parsed on the main thread, see bench/README.md).
+ */
+import { spawn } from 'node:child_process';
+import { startChildServer } from './lib/child-server.ts';
+import { getJson } from './lib/http-client.ts';
+import { APP_COUNT, LIBRARY_COUNT, prepareMonorepo } from './lib/monorepo-corpus.ts';
+import type { Figure } from './lib/result.ts';
+import { median, nowMs } from './lib/stats.ts';
+
+const WARM_RUNS = 7;
+
+/** Spawn to exit with all output read, in ms. */
+function timedCommand(cwd: string, command: string, args: string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const start = nowMs();
+    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'ignore'] });
+    child.stdout.resume();
+    child.on('error', reject);
+    child.on('close', () => resolve(nowMs() - start));
+  });
+}
+
+export async function benchProjects(token: string): Promise<Figure[]> {
+  const root = await prepareMonorepo();
+  const server = await startChildServer('ours', 'ours', { BENCH_ROOT: root, BENCH_TOKEN: token });
+  const headers = { 'x-intentic-control': token };
+  const figures: Figure[] = [];
+  try {
+    const calls: Array<{ name: string; path: string; check: (body: any) => string; anchor: () => Promise<number>; anchorName: string }> = [
+      {
+        name: 'setup',
+        path: '/workspace/setup',
+        check: (body) => `${body.projects.length} project(s): ${body.projects.map((p: { state: string }) => p.state).join(', ')}`,
+        anchor: () => timedCommand(root, 'find', ['.', '-name', 'package.json', '-not', '-path', '*/node_modules/*']),
+        anchorName: 'find -name package.json',
+      },
+      {
+        name: 'graph',
+        path: '/workspace/repos/root/graph',
+        check: (body) => {
+          if (body.packages.length !== LIBRARY_COUNT + APP_COUNT) throw new Error(`graph: ${body.packages.length} packages`);
+          return `${body.packages.length} packages, ${body.edges.length} edges`;
+        },
+        anchor: () => timedCommand(root, 'find', ['.', '-name', 'package.json', '-not', '-path', '*/node_modules/*']),
+        anchorName: 'find -name package.json',
+      },
+      {
+        name: 'health',
+        path: '/workspace/health?repo=root',
+        check: (body) => `${body.totals.files} files, ${body.totals.hotspots} hotspots, freshness ${body.freshness.state}`,
+        anchor: () => timedCommand(root, 'git', ['log', '--no-merges', '--numstat']),
+        anchorName: 'git log --numstat',
+      },
+    ];
+    for (const call of calls) {
+      const url = `${server.baseUrl}${call.path}`;
+      const start = nowMs();
+      const body = await getJson(url, headers);
+      const cold = nowMs() - start;
+      const shown = call.check(body);
+      const warm: number[] = [];
+      const anchor: number[] = [];
+      for (let i = 0; i < WARM_RUNS; i++) {
+        const t = nowMs();
+        await getJson(url, headers);
+        warm.push(nowMs() - t);
+        anchor.push(await call.anchor());
+      }
+      const anchorMs = median(anchor);
+      figures.push({ figure: `${call.name}, monorepo ${LIBRARY_COUNT + APP_COUNT} packages, cold`, unit: 'ms', ours: cold, anchor: anchorMs, higherIsBetter: false, note: `vs ${call.anchorName} (a floor); ${shown}` });
+      figures.push({ figure: `${call.name}, monorepo, warm`, unit: 'ms', ours: median(warm), anchor: anchorMs, higherIsBetter: false, note: `median of ${WARM_RUNS}` });
+    }
+  } finally {
+    await server.stop();
+  }
+  return figures;
+}
