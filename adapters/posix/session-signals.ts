@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readProcTable } from './proc-table.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
@@ -79,28 +79,11 @@ interface ProcessIds {
   state: string;
 }
 
-/** Processes whose session id is `sid`, from /proc/<pid>/stat; undefined where /proc is absent (macOS). */
+/** Processes whose session id is `sid` (adapters/posix/proc-table.ts); undefined where /proc is absent (macOS). */
 function sessionMembers(sid: number): ProcessIds[] | undefined {
-  let names: string[];
-  try {
-    names = readdirSync('/proc');
-  } catch {
-    return undefined;
-  }
+  const table = readProcTable();
+  if (table === undefined) return undefined;
   const members: ProcessIds[] = [];
-  for (const name of names) {
-    if (!/^\d+$/.test(name)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${name}/stat`, 'latin1');
-    } catch {
-      continue; // exited while we looked
-    }
-    // "pid (comm) state ppid pgrp session ..." — comm may contain spaces and parentheses.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const pgrp = Number(fields[2]);
-    const session = Number(fields[3]);
-    if (session === sid) members.push({ pid: Number(name), pgrp, state: fields[0] ?? '' });
-  }
+  for (const row of table.values()) if (row.session === sid) members.push({ pid: row.pid, pgrp: row.pgrp, state: row.state });
   return members;
 }

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readProcTable, type ProcRow } from '../posix/proc-table.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
@@ -12,51 +12,10 @@ const POLL_MS = 25;
 /** After SIGKILL: how long to wait for the kernel to take them (an uninterruptible process may linger). */
 const AFTER_KILL_MS = 2000;
 
-interface ProcessRow {
-  pid: number;
-  ppid: number;
-  pgrp: number;
-  session: number;
-  state: string;
-  /** Clock ticks since boot: with the pid, the process's identity. */
-  start: string;
-}
-
-function readProcesses(): Map<number, ProcessRow> | undefined {
-  let names: string[];
-  try {
-    names = readdirSync('/proc');
-  } catch {
-    return undefined;
-  }
-  const rows = new Map<number, ProcessRow>();
-  for (const name of names) {
-    if (!/^\d+$/.test(name)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${name}/stat`, 'latin1');
-    } catch {
-      continue; // exited while we looked
-    }
-    // "pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime cutime
-    // cstime priority nice threads itrealvalue starttime ..." — comm may hold spaces and parentheses.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    rows.set(Number(name), {
-      pid: Number(name),
-      state: fields[0] ?? '',
-      ppid: Number(fields[1]),
-      pgrp: Number(fields[2]),
-      session: Number(fields[3]),
-      start: fields[19] ?? '',
-    });
-  }
-  return rows;
-}
-
-const alive = (row: ProcessRow) => row.state !== 'Z' && row.state !== 'X';
+const alive = (row: ProcRow) => row.state !== 'Z' && row.state !== 'X';
 
 /** Adds to `known` (pid → start time) every live process of `root`'s tree, group and session now. */
-function collect(root: number, known: Map<number, string>, rows: Map<number, ProcessRow>): void {
+function collect(root: number, known: Map<number, string>, rows: Map<number, ProcRow>): void {
   const children = new Map<number, number[]>();
   for (const row of rows.values()) {
     const list = children.get(row.ppid);
@@ -80,7 +39,7 @@ function collect(root: number, known: Map<number, string>, rows: Map<number, Pro
 }
 
 /** The known processes still running as themselves. */
-function living(known: Map<number, string>, rows: Map<number, ProcessRow>): number[] {
+function living(known: Map<number, string>, rows: Map<number, ProcRow>): number[] {
   const pids: number[] = [];
   for (const [pid, start] of known) {
     const row = rows.get(pid);
@@ -105,7 +64,7 @@ function trySignal(target: number, signal: NodeJS.Signals): void {
 export async function killProcessTree(root: number, options: { graceMs: number }): Promise<void> {
   const known = new Map<number, string>();
   const look = (): number[] | undefined => {
-    const rows = readProcesses();
+    const rows = readProcTable();
     if (rows === undefined) return undefined;
     collect(root, known, rows);
     return living(known, rows);
