@@ -215,3 +215,9 @@ export async function orpcError(call: Promise<unknown>): Promise<ORPCError<strin
   }
   throw new Error('expected the call to fail with an ORPCError');
 }
+
+/** The oRPC error a call failed with, as the three fields tests compare: `{code, status, message}`. */
+export async function orpcFailure(call: Promise<unknown>): Promise<{ code: string; status: number; message: string }> {
+  const error = await orpcError(call);
+  return { code: error.code, status: error.status, message: error.message };
+}

@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { NodeProcessAdapter } from '../../../adapters/process/node-process-adapter.ts';
 import { NodePtyAdapter } from '../../../adapters/pty/node-pty-adapter.ts';
 import type { WorkspaceApp } from '../../../runtime/app.ts';
-import { intenticClient, orpcError } from '../../support/intentic-contract.ts';
+import { intenticClient, orpcFailure } from '../../support/intentic-contract.ts';
 import { nodeApp, tempWorkspace, type TempWorkspace } from '../../support/workspace.ts';
 
 const SHIPPED = fileURLToPath(new URL('../../../templates', import.meta.url));
@@ -98,10 +98,7 @@ afterEach(async () => {
 });
 
 const addApps = (repo: string, apps: Array<{ template: string; name: string }>) => intenticClient(app).workspace.addApps({ repo, apps });
-const failure = async (call: Promise<unknown>) => {
-  const error = await orpcError(call);
-  return { code: error.code, status: error.status, message: error.message };
-};
+const failure = orpcFailure;
 /** The job's session, once it has exited: its exit code and its text as lines. */
 async function finished(repo: string): Promise<{ code: number | null; lines: string[] }> {
   const session = app.terminals!.get(`panel-${repo}--add_apps`)!;

@@ -12,7 +12,7 @@ import { NodeCommandLookup } from '../../../adapters/process/node-command-lookup
 import { NodeJobHost } from '../../../adapters/process/node-job-host.ts';
 import { NodePtyAdapter } from '../../../adapters/pty/node-pty-adapter.ts';
 import type { WorkspaceApp } from '../../../runtime/app.ts';
-import { intenticClient, orpcError } from '../../support/intentic-contract.ts';
+import { intenticClient, orpcFailure } from '../../support/intentic-contract.ts';
 import { isRunning, waitFor } from '../../support/processes.ts';
 import { nodeApp, tempWorkspace, type TempWorkspace } from '../../support/workspace.ts';
 
@@ -46,10 +46,7 @@ afterEach(async () => {
 });
 
 const client = () => intenticClient(app).workspace;
-const failure = async (call: Promise<unknown>) => {
-  const error = await orpcError(call);
-  return { code: error.code, status: error.status, message: error.message };
-};
+const failure = orpcFailure;
 const refused = (port: number) =>
   new Promise<boolean>((resolve) => {
     const socket = connect(port, '127.0.0.1');

@@ -13,7 +13,7 @@ import { MemoryFileSystem } from '../../../adapters/fs/memory-file-system.ts';
 import { createGitProcess } from '../../../adapters/git/git-process.ts';
 import { createWorkspaceApp } from '../../../runtime/app.ts';
 import { startGitHttpServer, type GitHttpServer } from '../../support/git-http-server.ts';
-import { intenticClient, orpcError } from '../../support/intentic-contract.ts';
+import { intenticClient, orpcFailure } from '../../support/intentic-contract.ts';
 import { nodeApp, tempWorkspace, TEST_TOKEN, type TempWorkspace } from '../../support/workspace.ts';
 
 const git = (cwd: string, ...args: string[]) =>
@@ -50,10 +50,7 @@ afterEach(() => ws.cleanup());
 
 const appWithGit = () => nodeApp(ws.root, { git: createGitProcess({ root: ws.root }) });
 const clone = (input: { name: string; cloneUrl: string; branch?: string }, app = appWithGit()) => intenticClient(app).workspace.clone(input);
-const failure = async (call: Promise<unknown>) => {
-  const error = await orpcError(call);
-  return { code: error.code, status: error.status, message: error.message };
-};
+const failure = orpcFailure;
 
 describe('POST /workspace/repos', () => {
   it('clones over https into <name>, checked out, and discovery lists it; nothing else is left in the root', async () => {

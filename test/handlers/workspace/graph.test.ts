@@ -1,6 +1,6 @@
 /** `GET /workspace/repos/{repo}/graph` through Intentic's client over real folders. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { intenticClient, orpcError } from '../../support/intentic-contract.ts';
+import { intenticClient, orpcFailure } from '../../support/intentic-contract.ts';
 import { nodeApp, tempWorkspace, type TempWorkspace } from '../../support/workspace.ts';
 
 const pkg = (manifest: Record<string, unknown>) => JSON.stringify(manifest);
@@ -15,10 +15,7 @@ async function client(files: Record<string, string>) {
   ws = await tempWorkspace(files);
   return intenticClient(nodeApp(ws.root)).workspace;
 }
-const failure = async (call: Promise<unknown>) => {
-  const error = await orpcError(call);
-  return { code: error.code, status: error.status, message: error.message };
-};
+const failure = orpcFailure;
 
 const monorepo = {
   'shop/.git/HEAD': 'ref: refs/heads/main\n',

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitProcess } from '../../../adapters/git/git-process.ts';
 import { TreeSitterParsers } from '../../../adapters/search/tree-sitter-parsers.ts';
 import type { WorkspaceApp } from '../../../runtime/app.ts';
-import { intenticClient, orpcError } from '../../support/intentic-contract.ts';
+import { intenticClient, orpcFailure } from '../../support/intentic-contract.ts';
 import { nodeApp, tempWorkspace, type TempWorkspace } from '../../support/workspace.ts';
 import { GIT_TEST_ENV } from '../../core/git/temp-repos.ts';
 
@@ -75,10 +75,7 @@ afterAll(async () => {
 });
 
 const health = (input: { repo: string; since?: string; limit?: number }) => intenticClient(app).workspace.health(input);
-const failure = async (call: Promise<unknown>) => {
-  const error = await orpcError(call);
-  return { code: error.code, status: error.status, message: error.message };
-};
+const failure = orpcFailure;
 const fresh = { state: 'fresh', ageMs: expect.any(Number) };
 
 describe('GET /workspace/health', () => {

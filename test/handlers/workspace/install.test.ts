@@ -11,7 +11,7 @@ import { NodeCommandLookup } from '../../../adapters/process/node-command-lookup
 import { NodeJobHost } from '../../../adapters/process/node-job-host.ts';
 import { NodePtyAdapter } from '../../../adapters/pty/node-pty-adapter.ts';
 import type { WorkspaceApp } from '../../../runtime/app.ts';
-import { intenticClient, orpcError } from '../../support/intentic-contract.ts';
+import { intenticClient, orpcFailure } from '../../support/intentic-contract.ts';
 import { waitFor } from '../../support/processes.ts';
 import { nodeApp, tempWorkspace, type TempWorkspace } from '../../support/workspace.ts';
 
@@ -39,10 +39,7 @@ afterEach(async () => {
 
 const client = () => intenticClient(app).workspace;
 const stateOf = async (dir: string) => (await client().setup({})).projects.find((project) => project.dir === dir);
-const failure = async (call: Promise<unknown>) => {
-  const error = await orpcError(call);
-  return { code: error.code, status: error.status, message: error.message };
-};
+const failure = orpcFailure;
 
 describe('POST /workspace/setup/install', () => {
   it('runs `npm install` of a file: dependency in panel-web--install: installing, then ready, its output in the terminal', async () => {

@@ -10,7 +10,7 @@ import { NodeCommandLookup } from '../../../adapters/process/node-command-lookup
 import { NodeJobHost } from '../../../adapters/process/node-job-host.ts';
 import { NodePtyAdapter } from '../../../adapters/pty/node-pty-adapter.ts';
 import type { WorkspaceApp } from '../../../runtime/app.ts';
-import { intenticClient, orpcError } from '../../support/intentic-contract.ts';
+import { intenticClient, orpcFailure } from '../../support/intentic-contract.ts';
 import { nodeApp, tempWorkspace, type TempWorkspace } from '../../support/workspace.ts';
 
 let ws: TempWorkspace;
@@ -33,10 +33,7 @@ afterEach(async () => {
 });
 
 const client = () => intenticClient(app).workspace;
-const failure = async (call: Promise<unknown>) => {
-  const error = await orpcError(call);
-  return { code: error.code, status: error.status, message: error.message };
-};
+const failure = orpcFailure;
 /** The terminal's text with the pty's CRLF as LF, without colours and npm's progress spinner. */
 const linesOf = (text: string) =>
   text
