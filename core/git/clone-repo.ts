@@ -13,6 +13,7 @@
  */
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
 import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { shellQuote } from '../shell-quote.ts';
 import { stagingName } from '../tree-ops/staging-name.ts';
 import { lstatOrUndefined } from '../tree-ops/transfer-checks.ts';
 import { checkCloneUrl, checkRepoName, CLONE_PROTOCOLS } from './clone-request.ts';
@@ -111,7 +112,7 @@ function withoutUserinfo(url: string): string {
 
 /** A display form of the command, its arguments quoted as a shell would need them. */
 function shown(args: readonly string[]): string {
-  return args.map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`)).join(' ');
+  return args.map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : shellQuote(arg))).join(' ');
 }
 
 function withoutProgress(stderr: string): string {

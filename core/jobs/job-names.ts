@@ -21,7 +21,4 @@ export function testTerminalName(repo: string, session: string): string {
   return `panel-${repoKey(repo)}--${session}`;
 }
 
-/** One argument for a POSIX shell: single-quoted, `'` as `'\''`. */
-export function shellQuote(value: string): string {
-  return `'${value.replaceAll("'", `'\\''`)}'`;
-}
+export { shellQuote } from '../shell-quote.ts';
