@@ -2,7 +2,7 @@
  * `npm run bench` — measures our daemon against an anchor in the same run and prints ours / anchor / ratio.
  * Not part of CI or tests. See bench/README.md for what each figure means.
  *
- *   node --import tsx bench/run.ts [search] [search-engine] [raw] [file] [read-page] [tree] [copy] [changes] [terminal] [echo] [rpc] [git] [projects]
+ *   node --import tsx bench/run.ts [search] [search-engine] [raw] [file] [read-page] [tree] [copy] [changes] [terminal] [echo] [rpc] [git] [projects] [health-kernel]
  *   (default: all of them)
  */
 import { spawnSync } from 'node:child_process';
@@ -17,7 +17,7 @@ import { benchChangeFeed } from './change-feed.bench.ts';
 import { benchCopy } from './copy.bench.ts';
 import { benchEcho } from './echo.bench.ts';
 import { benchGit } from './git.bench.ts';
-import { benchProjects } from './projects.bench.ts';
+import { benchKernelHealth, benchProjects } from './projects.bench.ts';
 import { benchRawStream } from './raw-stream.bench.ts';
 import { benchReadFileRps } from './read-file-rps.bench.ts';
 import { benchReadPage } from './read-page.bench.ts';
@@ -120,6 +120,10 @@ try {
   if (wants('projects')) {
     log('(projects) project calls: setup, graph, health on a generated 520-package monorepo, cold and warm');
     figures.push(...(await benchProjects(token)));
+  }
+  if (wants('projects') || wants('health-kernel')) {
+    log('(health-kernel) health on the kernel repo: cold (every file parsed once) and warm');
+    figures.push(...(await benchKernelHealth(prepared.linuxTree, token)));
   }
   if (wants('git')) {
     log('(git) git: /ws get_git_status, git_log 50, get_git_diff (1 MiB) vs the git command run directly (kernel repo)');

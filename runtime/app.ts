@@ -23,6 +23,7 @@ import { RepoCloner } from '../core/git/clone-repo.ts';
 import { RepoSyncer } from '../core/git/sync-repos.ts';
 import type { GitRunner } from '../core/git/git-runner.ts';
 import type { ParserAdapter } from '../core/search/symbols/syntax-tree.ts';
+import type { FiguresOf } from '../core/health/file-figures.ts';
 import type { CommandLookup } from '../core/projects/command-lookup.ts';
 import { createProjectModel } from '../core/projects/create-project-model.ts';
 import { createJobEngine, type JobEngine } from '../core/jobs/job-engine.ts';
@@ -66,8 +67,10 @@ export interface WorkspaceAppOptions {
   git?: GitRunner;
   /** Whether a manager is on PATH (Node): setup's `needs-setup` vs `unsupported`; absent → never on PATH. */
   commands?: CommandLookup;
-  /** Tree-sitter parsers for health (issue 9 "health"); default: `search.parsers`. */
+  /** Tree-sitter parsers for health (issue 9 "health"), in-process; default: `search.parsers`. */
   parsers?: ParserAdapter;
+  /** How health measures one file (Node: on the parse pool's worker threads); preferred over `parsers`. */
+  healthFigures?: FiguresOf;
   /** The templates shipped with the daemon, an absolute folder (runtime/node passes the package's `templates/`). */
   templatesDir?: string;
   /** The job engine's Node powers (installs, dev servers, test runs: core/jobs); without it, or a pty, no jobs. */
@@ -167,7 +170,8 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
     copyCaps: { maxEntries: limits.maxCopyEntries, maxBytes: limits.maxCopyBytes },
   });
 
-  const { eager: eagerSearch, changesAreSeen, perRequest: searchPerRequest, ...searchAdapters } = options.search ?? {};
+  const { eager: eagerSearch, changesAreSeen: changesSaidSeen, perRequest: searchPerRequest, ...searchAdapters } = options.search ?? {};
+  const changesAreSeen = changesSaidSeen ?? options.watcher !== undefined;
   // One key for every engine of the app, so a per-request engine honours the cursors of an earlier one.
   const cursorKey = crypto.getRandomValues(new Uint8Array(32));
   const makeSearch = (extra: Partial<SearchEngineOptions> = {}) =>
@@ -176,7 +180,7 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
       fs,
       root: rootPath,
       changes,
-      changesAreSeen: changesAreSeen ?? options.watcher !== undefined,
+      changesAreSeen,
       exclude: async () => {
         await agents.view(undefined); // resolves `agents.dir` to its real path
         return [agents.dir];
@@ -239,6 +243,8 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
       gitState,
       jobs, // issue 9 "jobs"
       parsers: options.parsers ?? options.search?.parsers, // health (issue 9 "health")
+      healthFigures: options.healthFigures,
+      changesAreSeen,
       projects,
       templateSources, // issue 9 "templates"
       appAdder: new AppAdder({

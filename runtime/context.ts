@@ -12,6 +12,7 @@ import type { ChangeFeed } from '../core/changes/change-feed.ts';
 import type { MediaTickets } from '../core/media/media-tickets.ts';
 import type { Upgrader } from './websocket.ts';
 import type { ParserAdapter } from '../core/search/symbols/syntax-tree.ts';
+import type { FiguresOf } from '../core/health/file-figures.ts';
 import type { WorkspaceProjectModel } from '../core/projects/create-project-model.ts';
 import type { JobEngine } from '../core/jobs/job-engine.ts';
 import type { TemplateSources } from '../core/projects/template-source.ts';
@@ -154,6 +155,10 @@ export interface WorkspaceContext {
   readonly projects: WorkspaceProjectModel | undefined;
   /** The search engine's tree-sitter parsers, for health's complexity and symbols (issue 9 "health"); optional. */
   readonly parsers?: ParserAdapter;
+  /** Health's per-file figures on worker threads (Node); preferred over `parsers`. */
+  readonly healthFigures?: FiguresOf;
+  /** Every change to the storage reaches `changes` (a watcher runs, or the caller says so): caches may trust it. */
+  readonly changesAreSeen: boolean;
   /** App templates (core/projects/template-source.ts, issue 9 "templates"): the configured or shipped source. */
   readonly templateSources?: TemplateSources;
   /** Add-apps jobs from those templates (core/jobs/add-apps.ts). */

@@ -1,28 +1,38 @@
 /**
- * Symbol parsing (core/search/symbols/file-symbols.ts) and `ast` matching (core/search/symbols/ast-matcher.ts) on
- * one worker thread that goes away when idle.
+ * Tree-sitter work on worker threads that go away when idle: symbol parsing (core/search/symbols/file-symbols.ts),
+ * `ast` matching (core/search/symbols/ast-matcher.ts) and health's per-file figures (core/health/file-figures.ts).
  *
- * Why a worker: tree-sitter's WASM linear memory grows to fit the largest file parsed and never shrinks, so a
+ * Why workers: tree-sitter's WASM linear memory grows to fit the largest file parsed and never shrinks, so a
  * background pass over a big C tree left it grown in the daemon's main thread for good. In a worker it belongs to
- * that thread's isolate; terminating the worker after `idleMs` without a request gives it back to the OS, and
- * a later request starts a fresh worker (~250 ms, see ./start-ts-worker.ts).
+ * that thread's isolate; terminating the workers after `idleMs` without a request gives it back to the OS, and
+ * a later request starts fresh workers (~250 ms each, see ./start-ts-worker.ts). Parsing is also the slow part
+ * (≈ 3 MB/s of C): off the main thread, sockets and terminals are served meanwhile.
  *
- * - One worker, one request in flight: requests are queued and answered in order, and a worker that dies takes
- *   only the request it was on with it.
- * - Never a hung promise: a parse that throws, or a worker that exits or errors, answers `[]` for its request,
- *   and the worker is replaced (a throw may come from inside the WASM runtime, whose state is then not to be
- *   trusted). `close()` answers every pending request `[]`, and so does every request after it.
- * - An idle worker and its idle timer never keep the process alive (both unref'd); a busy one does, like the
- *   scan pool's.
+ * - `workers` threads (default 1), one request in flight on each: requests are queued and handed to the first
+ *   idle worker, so with one worker they are answered in order. A worker that dies takes only the request it was
+ *   on with it.
+ * - `nice`: the workers' own scheduling priority (Linux keeps a nice value per thread; elsewhere a no-op). A bulk
+ *   pass (health over a whole tree) can then use every core while the main thread still comes first.
+ * - Never a hung promise: a parse that throws, or a worker that exits or errors, answers the request's fallback
+ *   (`[]`; for figures, the file's text-only figures worked out in this thread), and the worker is replaced (a
+ *   throw may come from inside the WASM runtime, whose state is then not to be trusted). `close()` answers every
+ *   pending request its fallback, and so does every request after it.
+ * - Idle workers and the idle timer never keep the process alive (unref'd); a busy worker does, like the scan
+ *   pool's.
  */
 import type { Worker } from 'node:worker_threads';
+import { fileFigures, type FiguresOf, type FileFigures } from '../../core/health/file-figures.ts';
 import type { AstMatcher } from '../../core/search/symbols/ast-matcher.ts';
 import type { SymbolsOf } from '../../core/search/symbols/file-symbols.ts';
-import type { ParseReplyMessage, ParseRequestMessage } from './parse-worker.ts';
+import type { ParseReplyMessage, ParseRequestMessage, ParseWorkerData } from './parse-worker.ts';
 import { startTsWorker } from './start-ts-worker.ts';
 
 export interface ParsePoolOptions {
-  /** Terminate the worker after this long without a request, ms (default 15 000). */
+  /** Worker threads at most (default 1). */
+  workers?: number;
+  /** The workers' nice value, 0 (default) to 19 (Linux; a no-op where threads have no priority of their own). */
+  nice?: number;
+  /** Terminate the workers after this long without a request, ms (default 15 000). */
   idleMs?: number;
   /** Called with each worker the pool starts (tests observe its threadId and exit, or terminate it). */
   onWorkerStart?: (worker: Worker) => void;
@@ -31,7 +41,9 @@ export interface ParsePoolOptions {
 export interface ParsePool {
   symbolsOf: SymbolsOf;
   astMatcher: AstMatcher;
-  /** Worker threads alive now: 0 or 1. */
+  /** Health's figures of one file, as core/health/file-figures.ts `fileFigures` with the tree-sitter parsers. */
+  figuresOf: FiguresOf;
+  /** Worker threads alive now: 0 to `workers`. */
   readonly workerCount: number;
   close(): Promise<void>;
 }
@@ -40,10 +52,18 @@ const DEFAULT_IDLE_MS = 15_000;
 const WORKER_ENTRY = new URL('./parse-worker.ts', import.meta.url);
 
 export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
-  const pool = new WorkerParsePool(options.idleMs ?? DEFAULT_IDLE_MS, options.onWorkerStart);
+  const pool = new WorkerParsePool(
+    Math.max(1, Math.floor(options.workers ?? 1)),
+    { nice: options.nice ?? 0 },
+    options.idleMs ?? DEFAULT_IDLE_MS,
+    options.onWorkerStart,
+  );
+  const none = () => Promise.resolve([]);
   return {
-    symbolsOf: (path, text) => pool.request({ kind: 'symbols', path, text }) as ReturnType<SymbolsOf>,
-    astMatcher: (pattern, path, text) => pool.request({ kind: 'ast', pattern, path, text }) as ReturnType<AstMatcher>,
+    symbolsOf: (path, text) => pool.request({ kind: 'symbols', path, text }, none) as ReturnType<SymbolsOf>,
+    astMatcher: (pattern, path, text) => pool.request({ kind: 'ast', pattern, path, text }, none) as ReturnType<AstMatcher>,
+    figuresOf: (path, bytes) =>
+      pool.request({ kind: 'figures', path, bytes }, () => fileFigures(path, bytes, undefined)) as Promise<FileFigures>,
     get workerCount() {
       return pool.workerCount;
     },
@@ -53,34 +73,43 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
 
 interface Pending {
   message: ParseRequestMessage;
-  /** Both kinds of request answer a list; a failure answers []. */
-  answer(result: unknown[]): void;
+  answer(result: unknown): void;
+  reject(error: unknown): void;
+  /** What the request answers when it fails: the worker threw or died, or the pool closed. */
+  fallback(): Promise<unknown>;
+}
+
+interface Slot {
+  worker: Worker;
+  /** The request in flight on it. */
+  current?: Pending;
 }
 
 /** A request without its id (the pool numbers them). */
 type Request = ParseRequestMessage extends infer M ? (M extends { id: number } ? Omit<M, 'id'> : never) : never;
 
 class WorkerParsePool {
-  private worker: Worker | undefined;
+  private readonly slots: Slot[] = [];
   private readonly queue: Pending[] = [];
-  private current: Pending | undefined;
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
   private nextId = 1;
   private closed = false;
 
   constructor(
+    private readonly maxWorkers: number,
+    private readonly workerData: ParseWorkerData,
     private readonly idleMs: number,
     private readonly onWorkerStart: ((worker: Worker) => void) | undefined,
   ) {}
 
   get workerCount(): number {
-    return this.worker === undefined ? 0 : 1;
+    return this.slots.length;
   }
 
-  request(request: Request): Promise<unknown[]> {
-    if (this.closed) return Promise.resolve([]);
-    return new Promise((answer) => {
-      this.queue.push({ message: { ...request, id: this.nextId++ } as ParseRequestMessage, answer });
+  request(request: Request, fallback: () => Promise<unknown>): Promise<unknown> {
+    if (this.closed) return fallback();
+    return new Promise((answer, reject) => {
+      this.queue.push({ message: { ...request, id: this.nextId++ } as ParseRequestMessage, answer, reject, fallback });
       this.dispatch();
     });
   }
@@ -89,69 +118,78 @@ class WorkerParsePool {
     this.closed = true;
     clearTimeout(this.idleTimer);
     this.idleTimer = undefined;
-    const worker = this.worker;
-    this.worker = undefined;
-    this.current?.answer([]);
-    this.current = undefined;
-    for (const pending of this.queue.splice(0)) pending.answer([]);
-    await worker?.terminate();
+    const slots = this.slots.splice(0);
+    for (const slot of slots) if (slot.current) fail(slot.current);
+    for (const pending of this.queue.splice(0)) fail(pending);
+    await Promise.all(slots.map((slot) => slot.worker.terminate()));
   }
 
-  /** Sends the next queued request when none is in flight, starting a worker if there is none. */
+  /** Hands queued requests to idle workers, starting workers up to the limit. */
   private dispatch(): void {
-    if (this.closed || this.current !== undefined) return;
-    const next = this.queue.shift();
-    if (next === undefined) return this.armIdleTimer();
-    clearTimeout(this.idleTimer);
-    this.idleTimer = undefined;
-    const worker = (this.worker ??= this.startWorker());
-    this.current = next;
-    worker.ref();
-    worker.postMessage(next.message);
+    if (this.closed) return;
+    while (this.queue.length > 0) {
+      let slot = this.slots.find((candidate) => candidate.current === undefined);
+      if (slot === undefined && this.slots.length < this.maxWorkers) slot = this.startWorker();
+      if (slot === undefined) return;
+      clearTimeout(this.idleTimer);
+      this.idleTimer = undefined;
+      const next = this.queue.shift()!;
+      slot.current = next;
+      slot.worker.ref();
+      slot.worker.postMessage(next.message);
+    }
+    if (this.slots.every((slot) => slot.current === undefined)) this.armIdleTimer();
   }
 
-  private startWorker(): Worker {
-    const worker = startTsWorker(WORKER_ENTRY);
+  private startWorker(): Slot {
+    const worker = startTsWorker(WORKER_ENTRY, { workerData: this.workerData });
+    const slot: Slot = { worker };
+    this.slots.push(slot);
     worker.on('message', (reply: ParseReplyMessage) => {
-      if (worker !== this.worker) return;
-      const pending = this.current;
-      if (pending === undefined || pending.message.id !== reply.id) return;
-      this.current = undefined;
+      const pending = slot.current;
+      if (!this.slots.includes(slot) || pending === undefined || pending.message.id !== reply.id) return;
+      slot.current = undefined;
       worker.unref();
       if (reply.ok) pending.answer(reply.result);
       else {
-        pending.answer([]);
-        this.retire(worker);
+        fail(pending);
+        this.retire(slot);
       }
       this.dispatch();
     });
-    // A worker that dies (out of memory, a crash, terminated from outside) answers [] for the request it was on.
+    // A worker that dies (out of memory, a crash, terminated from outside) fails the request it was on.
     const lost = () => {
-      if (worker !== this.worker) return;
-      this.worker = undefined;
-      this.current?.answer([]);
-      this.current = undefined;
+      if (!this.slots.includes(slot)) return;
+      this.slots.splice(this.slots.indexOf(slot), 1);
+      if (slot.current) fail(slot.current);
+      slot.current = undefined;
       this.dispatch();
     };
     worker.on('error', lost);
     worker.on('exit', lost);
     this.onWorkerStart?.(worker);
-    return worker;
+    return slot;
   }
 
-  /** Drops `worker` from the pool and terminates it; the next request starts a fresh one. */
-  private retire(worker: Worker): void {
-    if (this.worker === worker) this.worker = undefined;
-    void worker.terminate();
+  /** Drops `slot` from the pool and terminates its worker; a later request starts a fresh one. */
+  private retire(slot: Slot): void {
+    const at = this.slots.indexOf(slot);
+    if (at >= 0) this.slots.splice(at, 1);
+    void slot.worker.terminate();
   }
 
   private armIdleTimer(): void {
-    if (this.worker === undefined || this.idleTimer !== undefined) return;
-    const worker = this.worker;
+    if (this.slots.length === 0 || this.idleTimer !== undefined) return;
     this.idleTimer = setTimeout(() => {
       this.idleTimer = undefined;
-      if (this.worker === worker && this.current === undefined && this.queue.length === 0) this.retire(worker);
+      if (this.queue.length > 0 || this.slots.some((slot) => slot.current !== undefined)) return;
+      for (const slot of [...this.slots]) this.retire(slot);
     }, this.idleMs);
     this.idleTimer.unref();
   }
+}
+
+/** Answers `pending` with its fallback. */
+function fail(pending: Pending): void {
+  pending.fallback().then(pending.answer, pending.reject);
 }

@@ -25,20 +25,23 @@ export function churnArgs(sinceMs: number | undefined): string[] {
   return args;
 }
 
-/**
- * That log's output → churn per path, each path prefixed with `prefix` (the folder git ran in, root-relative, ''
- * for the root). Commits older than `sinceMs` are dropped here too, to the millisecond.
- */
-export function parseChurn(stdout: Uint8Array, prefix: string, sinceMs?: number): Map<string, FileChurn> {
-  const churn = new Map<string, FileChurn>();
+/** One commit of that log: its committer time and the numstat of each file (paths prefixed, see parseChurnLog). */
+export interface ChurnCommit {
+  timeMs: number;
+  files: { path: string; adds: number; dels: number }[];
+}
+
+/** That log's output → its commits, each path prefixed with `prefix` (the folder git ran in, root-relative, '' for the root). */
+export function parseChurnLog(stdout: Uint8Array, prefix: string): ChurnCommit[] {
+  const commits: ChurnCommit[] = [];
   const lead = prefix === '' ? '' : prefix + '/';
   for (const record of decodeGitText(stdout).split('\x1e')) {
     const headerEnd = record.indexOf('\0');
     if (headerEnd < 0) continue;
     const timeMs = Number(record.slice(0, headerEnd)) * 1000;
-    if (!Number.isFinite(timeMs) || (sinceMs !== undefined && timeMs < sinceMs)) continue;
+    if (!Number.isFinite(timeMs)) continue;
+    const commit: ChurnCommit = { timeMs, files: [] };
     const fields = record.slice(headerEnd + 1).replace(/^\n/, '').split('\0');
-    const counted = new Set<string>();
     for (let i = 0; i < fields.length; i++) {
       const field = fields[i]!;
       const firstTab = field.indexOf('\t');
@@ -50,19 +53,40 @@ export function parseChurn(stdout: Uint8Array, prefix: string, sinceMs?: number)
         i += 2;
         if (path === '') continue;
       }
-      const key = lead + path;
-      const entry = churn.get(key) ?? { commits: 0, adds: 0, dels: 0, latestMs: 0 };
-      entry.adds += count(field.slice(0, firstTab));
-      entry.dels += count(field.slice(firstTab + 1, secondTab));
-      if (!counted.has(key)) {
-        entry.commits++;
-        counted.add(key);
+      commit.files.push({ path: lead + path, adds: count(field.slice(0, firstTab)), dels: count(field.slice(firstTab + 1, secondTab)) });
+    }
+    commits.push(commit);
+  }
+  return commits;
+}
+
+/** Churn per path over the commits no older than `sinceMs` (to the millisecond; undefined: all of them). */
+export function tallyChurn(commits: readonly ChurnCommit[], sinceMs?: number): Map<string, FileChurn> {
+  const churn = new Map<string, FileChurn>();
+  for (const commit of commits) {
+    if (sinceMs !== undefined && commit.timeMs < sinceMs) continue;
+    const counted = new Set<string>();
+    for (const { path, adds, dels } of commit.files) {
+      let entry = churn.get(path);
+      if (entry === undefined) {
+        entry = { commits: 0, adds: 0, dels: 0, latestMs: 0 };
+        churn.set(path, entry);
       }
-      entry.latestMs = Math.max(entry.latestMs, timeMs);
-      churn.set(key, entry);
+      entry.adds += adds;
+      entry.dels += dels;
+      if (!counted.has(path)) {
+        entry.commits++;
+        counted.add(path);
+      }
+      entry.latestMs = Math.max(entry.latestMs, commit.timeMs);
     }
   }
   return churn;
+}
+
+/** That log's output → churn per path (see parseChurnLog and tallyChurn). */
+export function parseChurn(stdout: Uint8Array, prefix: string, sinceMs?: number): Map<string, FileChurn> {
+  return tallyChurn(parseChurnLog(stdout, prefix), sinceMs);
 }
 
 /** Runs the log in `cwd` (prefix: its root-relative path); a folder that is no repo, or has no commit, has no churn. */
@@ -70,6 +94,36 @@ export async function readChurn(git: GitRunner, cwd: string, prefix: string, sin
   const output = await git.run(churnArgs(sinceMs), { cwd });
   if (output.code !== 0) return new Map();
   return parseChurn(output.stdout, prefix, sinceMs);
+}
+
+/**
+ * Churn that runs the log again only when history moved. Committed history is fixed for a given HEAD, so a
+ * folder's parsed log is kept with the HEAD it was read at and the oldest time it covers; a later call at the
+ * same HEAD whose window starts no earlier is tallied from it (on the kernel the log itself takes ~12 s). One
+ * `git rev-parse` per call checks HEAD.
+ */
+export class ChurnReader {
+  readonly #logs = new Map<string, { head: string; sinceMs: number | undefined; commits: ChurnCommit[] }>();
+
+  constructor(private readonly git: GitRunner) {}
+
+  async read(cwd: string, prefix: string, sinceMs?: number): Promise<Map<string, FileChurn>> {
+    const head = await this.git.run(['rev-parse', '-q', '--verify', 'HEAD'], { cwd });
+    if (head.code !== 0) {
+      this.#logs.delete(cwd);
+      return new Map(); // not a repo, or no commit yet
+    }
+    const sha = decodeGitText(head.stdout).trim();
+    const kept = this.#logs.get(cwd);
+    if (kept && kept.head === sha && (kept.sinceMs === undefined || (sinceMs !== undefined && sinceMs >= kept.sinceMs))) {
+      return tallyChurn(kept.commits, sinceMs);
+    }
+    const output = await this.git.run(churnArgs(sinceMs), { cwd });
+    if (output.code !== 0) return new Map();
+    const commits = parseChurnLog(output.stdout, prefix);
+    this.#logs.set(cwd, { head: sha, sinceMs, commits });
+    return tallyChurn(commits, sinceMs);
+  }
 }
 
 function count(field: string): number {

@@ -25,6 +25,12 @@ export interface FileFigures {
   generated: boolean;
 }
 
+/**
+ * How health gets a file's figures: `fileFigures` with the search engine's parsers, in-process or (Node) on the
+ * parse pool's worker threads (adapters/search/parse-pool.ts), whose answers are the same.
+ */
+export type FiguresOf = (path: string, bytes: Uint8Array | undefined) => Promise<FileFigures>;
+
 const EMPTY: Omit<FileFigures, 'generated'> = { complexity: 0, symbols: 0, exports: 0, imports: [] };
 const IMPORTING = new Set(['typescript', 'tsx', 'javascript', 'vue']);
 const decoder = new TextDecoder();

@@ -37,6 +37,8 @@ function engineFor(ctx: WorkspaceContext): HealthEngine {
       root: ctx.root,
       git: ctx.git,
       parsers: ctx.parsers,
+      figuresOf: ctx.healthFigures,
+      changesAreSeen: ctx.changesAreSeen,
       changes: ctx.changes,
       exclude: async () => {
         await ctx.agents.view(undefined); // resolves the agents folder to its real path

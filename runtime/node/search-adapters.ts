@@ -1,14 +1,18 @@
 /**
  * The search engine's Node parts: scanning, index building and symbol parsing on worker threads, the index
- * cached on disk outside the workspace, and the tree-sitter parsers. Built by the Node server; the workers start
- * lazily, end when idle, and `close` terminates them.
+ * cached on disk outside the workspace; and health's per-file figures, parsed by the same grammars on a pool of
+ * their own. Built by the Node server; the workers start lazily, end when idle, and `close` terminates them.
  */
+import { availableParallelism } from 'node:os';
 import { createIndexBuildPool } from '../../adapters/search/index-build-pool.ts';
 import { createParsePool } from '../../adapters/search/parse-pool.ts';
 import { DiskIndexStore } from '../../adapters/search/index-store-disk.ts';
 import { createScanPool } from '../../adapters/search/scan-pool.ts';
-import { TreeSitterParsers } from '../../adapters/search/tree-sitter-parsers.ts';
+import type { FiguresOf } from '../../core/health/file-figures.ts';
 import type { SearchAdapters } from '../../core/search/engine/engine-types.ts';
+
+const HEALTH_WORKERS_MAX = 4;
+const HEALTH_NICE = 10;
 
 export interface NodeSearchOptions {
   /** Keep the index on disk (the CLI does): under `indexDir`, else `$XDG_CACHE_HOME/workspace-api/…`. Default: in memory. */
@@ -25,9 +29,12 @@ export interface NodeSearchOptions {
 export function nodeSearchAdapters(
   root: string,
   options: NodeSearchOptions,
-): { adapters: SearchAdapters & { eager?: boolean }; close(): Promise<void> } {
+): { adapters: SearchAdapters & { eager?: boolean }; healthFigures: FiguresOf; close(): Promise<void> } {
   const scanner = createScanPool();
   const parsePool = createParsePool();
+  // Health measures a whole tree at once (the kernel: ~1 GB of C to parse, minutes per core): its own pool, so
+  // `def` queries never wait behind it, on every core, niced so the daemon's main thread still comes first.
+  const healthPool = createParsePool({ workers: Math.min(HEALTH_WORKERS_MAX, availableParallelism()), nice: HEALTH_NICE });
   const store = options.persist && !options.noIndex ? lockedStore(root, options) : undefined;
   const adapters: SearchAdapters & { eager?: boolean } = {
     scanner,
@@ -36,8 +43,6 @@ export function nodeSearchAdapters(
     // main thread, and so does the parsing.
     symbolsOf: parsePool.symbolsOf,
     astMatcher: parsePool.astMatcher,
-    // In-process parsers for health's complexity (issue 9 "health"); search itself parses in the pool above.
-    parsers: new TreeSitterParsers(),
     ...(store === undefined ? {} : { indexStore: store }),
     ...(options.noIndex ? { index: false } : {}),
     ...(options.embeddings === undefined ? {} : { embeddings: options.embeddings }),
@@ -46,8 +51,9 @@ export function nodeSearchAdapters(
   };
   return {
     adapters,
+    healthFigures: healthPool.figuresOf,
     close: async () => {
-      await Promise.all([scanner.close(), parsePool.close()]);
+      await Promise.all([scanner.close(), parsePool.close(), healthPool.close()]);
       store?.unlock();
     },
   };

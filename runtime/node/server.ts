@@ -94,6 +94,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     ...rest,
     // The Node parts first; what the caller gives (`search: { … }`) on top.
     ...(nodeSearch === undefined && rest.search === undefined ? {} : { search: { ...nodeSearch?.adapters, ...rest.search } }),
+    ...(rest.healthFigures === undefined && nodeSearch !== undefined ? { healthFigures: nodeSearch.healthFigures } : {}),
     fs,
     pty: ptys,
     processes,

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import type { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { createParsePool, type ParsePool } from '../../../adapters/search/parse-
 import { TreeSitterParsers } from '../../../adapters/search/tree-sitter-parsers.ts';
 import { inProcessAstMatcher } from '../../../core/search/symbols/ast-matcher.ts';
 import { fileSymbols } from '../../../core/search/symbols/file-symbols.ts';
+import { fileFigures } from '../../../core/health/file-figures.ts';
 import { waitFor } from '../../support/processes.ts';
 
 const FIXTURE = new URL('../../fixtures/search-repo/', import.meta.url);
@@ -29,10 +30,11 @@ const fixtureText = (path: string) => readFile(new URL(path, FIXTURE), 'utf8');
 const inProcess = fileSymbols(new TreeSitterParsers());
 
 /** A pool whose workers the test can see: each started worker, and whether it has exited. */
-function observedPool(idleMs?: number): { pool: ParsePool; workers: Worker[]; exited: Set<Worker> } {
+function observedPool(idleMs?: number, more: { workers?: number; nice?: number } = {}): { pool: ParsePool; workers: Worker[]; exited: Set<Worker> } {
   const workers: Worker[] = [];
   const exited = new Set<Worker>();
   const pool = createParsePool({
+    ...more,
     ...(idleMs === undefined ? {} : { idleMs }),
     onWorkerStart: (worker) => {
       workers.push(worker);
@@ -160,5 +162,58 @@ describe('createParsePool', () => {
     ].join('\n');
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 15_000 });
     expect(JSON.parse(stdout)).toEqual([1, ['f']]);
+  });
+
+  it('health figures: exactly fileFigures with in-process parsers, over every fixture language', async () => {
+    const { pool } = observedPool();
+    pools.push(pool);
+    const parsers = new TreeSitterParsers();
+    const branchy = {
+      'x/branchy.ts': "import { a } from './a.js';\nexport function f(x: number) { if (x && a) { for (;;) {} } return x ?? 0; }\n",
+      'x/branchy.py': 'def f(x):\n    if x and not x or x:\n        return [y for y in x if y]\n',
+    };
+    const paths = [...FIXTURE_FILES, ...Object.keys(branchy)];
+    const bytes = [
+      ...(await Promise.all(FIXTURE_FILES.map((path) => readFile(new URL(path, FIXTURE))))),
+      ...Object.values(branchy).map((text) => new TextEncoder().encode(text)),
+    ];
+    const expected = await Promise.all(paths.map((path, i) => fileFigures(path, bytes[i], parsers)));
+    // Parsed complexity, symbols and imports were compared, not zeros (README.md has none).
+    expect(expected.filter((figures) => figures.symbols > 0)).toHaveLength(paths.length - 1);
+    expect(expected.slice(-2).map((figures) => figures.complexity)).toEqual([4, 5]); // if && for ??; if and or, a comprehension's for and if
+    expect(expected.at(-2)!.imports).toEqual(['./a.js']);
+    expect(await Promise.all(paths.map((path, i) => pool.figuresOf(path, bytes[i])))).toEqual(expected);
+    expect(await pool.figuresOf('big.ts', undefined)).toEqual({ complexity: 0, symbols: 0, exports: 0, imports: [], generated: false });
+  });
+
+  it('with workers: 2, two requests run at once on two threads, both niced (Linux: per thread); the main thread is not', async () => {
+    const { pool, workers } = observedPool(undefined, { workers: 2, nice: 7 });
+    pools.push(pool);
+    const texts = await Promise.all(FIXTURE_FILES.map(fixtureText));
+    const expected = await Promise.all(FIXTURE_FILES.map((path, i) => inProcess(path, texts[i]!)));
+    expect(await Promise.all(FIXTURE_FILES.map((path, i) => pool.symbolsOf(path, texts[i]!)))).toEqual(expected);
+    expect([workers.length, pool.workerCount]).toEqual([2, 2]);
+    // Each thread's nice value, field 19 of /proc/self/task/<tid>/stat: the two workers' 7, the rest 0.
+    const nices = await Promise.all(
+      (await readdir('/proc/self/task')).map(async (tid) => {
+        const stat = await readFile(`/proc/self/task/${tid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      }),
+    );
+    expect(nices.filter((nice) => nice === 7)).toHaveLength(2);
+    expect(nices.filter((nice) => nice !== 7 && nice !== 0)).toEqual([]);
+  });
+
+  it('a figures request whose worker dies answers the text-only figures, worked out in this thread', async () => {
+    const { pool, workers } = observedPool();
+    pools.push(pool);
+    const bytes = await readFile(new URL('src/widgets.ts', FIXTURE));
+    const parsed = await fileFigures('src/widgets.ts', bytes, new TreeSitterParsers());
+    const textOnly = await fileFigures('src/widgets.ts', bytes, undefined);
+    expect(textOnly).not.toEqual(parsed); // the fallback is told apart from a real answer
+    const killed = pool.figuresOf('src/widgets.ts', bytes);
+    await workers[0]!.terminate();
+    expect(await killed).toEqual(textOnly);
+    expect(await pool.figuresOf('src/widgets.ts', bytes)).toEqual(parsed);
   });
 });

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createGitProcess } from '../../../adapters/git/git-process.ts';
-import { parseChurn, readChurn, type FileChurn } from '../../../core/health/churn.ts';
+import { ChurnReader, parseChurn, readChurn, type FileChurn } from '../../../core/health/churn.ts';
+import type { GitRunner } from '../../../core/git/git-runner.ts';
 import { tempRepos } from '../git/temp-repos.ts';
 
 const repos = tempRepos();
@@ -94,5 +95,60 @@ describe('churn from git log --numstat', () => {
       'new.ts': { commits: 1, adds: 2, dels: 1, latestMs: 1_700_000_000_000 },
       'x.bin': { commits: 1, adds: 0, dels: 0, latestMs: 1_600_000_000_000 },
     });
+  });
+});
+
+describe('ChurnReader: the log again only when HEAD moved or the window widened', () => {
+  /** The real git, counting the `log` runs. */
+  function countingGit(root: string): { git: GitRunner; logs: () => number } {
+    const real = createGitProcess({ root });
+    let logs = 0;
+    const git: GitRunner = {
+      ...real,
+      run: (args, options) => {
+        if (args[0] === 'log') logs++;
+        return real.run(args, options);
+      },
+    };
+    return { git, logs: () => logs };
+  }
+
+  it('answers what readChurn answers, from one log while HEAD stays, for the same or a narrower window', async () => {
+    const repo = makeRepo();
+    const { git, logs } = countingGit(repo.dir);
+    const reader = new ChurnReader(git);
+    const fresh = (since?: number) => readChurn(createGitProcess({ root: repo.dir }), repo.dir, '', since);
+    const wide = (T0 + 31 * DAY) * 1000;
+    const narrow = (T0 + 60 * DAY) * 1000 + 1;
+    expect(Object.fromEntries(await reader.read(repo.dir, '', wide))).toEqual(Object.fromEntries(await fresh(wide)));
+    expect(Object.fromEntries(await reader.read(repo.dir, '', wide))).toEqual(Object.fromEntries(await fresh(wide)));
+    // Cut to the millisecond from the kept log: the commit at T0+60d is out.
+    const cut = await reader.read(repo.dir, '', narrow);
+    expect(Object.fromEntries(cut)).toEqual(Object.fromEntries(await fresh(narrow)));
+    expect([...cut.keys()]).toEqual(['a.ts']);
+    expect(logs()).toBe(1);
+    // A wider window than the kept one, then all history: the log runs again (each time), and then stays.
+    expect(Object.fromEntries(await reader.read(repo.dir, '', T0 * 1000))).toEqual(Object.fromEntries(await fresh(T0 * 1000)));
+    expect(Object.fromEntries(await reader.read(repo.dir, ''))).toEqual(Object.fromEntries(await fresh()));
+    expect(Object.fromEntries(await reader.read(repo.dir, '', narrow))).toEqual(Object.fromEntries(await fresh(narrow)));
+    expect(logs()).toBe(3);
+  });
+
+  it('a new commit moves HEAD: the next read sees it', async () => {
+    const repo = makeRepo();
+    const { git, logs } = countingGit(repo.dir);
+    const reader = new ChurnReader(git);
+    expect((await reader.read(repo.dir, '')).get('a.ts')?.commits).toBe(3);
+    repo.write('a.ts', 'one\nTWO\nfour\n');
+    repo.commitAll('c5', T0 + 70 * DAY);
+    expect((await reader.read(repo.dir, '')).get('a.ts')).toEqual({ commits: 4, adds: 4 + 1, dels: 2, latestMs: (T0 + 70 * DAY) * 1000 });
+    expect(logs()).toBe(2);
+  });
+
+  it('a repo with no commit has no churn and runs no log', async () => {
+    const empty = repos.repo();
+    const { git, logs } = countingGit(empty.dir);
+    expect((await new ChurnReader(git).read(empty.dir, '')).size).toBe(0);
+    expect(logs()).toBe(0);
   });
 });

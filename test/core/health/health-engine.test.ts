@@ -104,4 +104,58 @@ describe('health engine freshness', () => {
     engine.close();
     await changes.close();
   });
+
+  it('changesAreSeen: an unchanged scope is not walked again; a reported new file, or a .gitignore beside it, is', async () => {
+    const gated = gatedFs({ '/ws/shop/a.ts': 'export const a = 1;\n', '/ws/docs/b.ts': 'export const b = 1;\n' });
+    let listed = 0;
+    const readdir = gated.fs.readdir.bind(gated.fs);
+    gated.fs.readdir = async (path) => {
+      listed++;
+      return readdir(path);
+    };
+    const changes = createChangeFeed();
+    const engine = createHealthEngine({ fs: gated.fs, root: '/ws', git: undefined, parsers, changes, changesAreSeen: true });
+    const shop = { id: 'shop', dir: '/ws/shop', relative: 'shop' };
+    const files = async () => (await engine.report({ scope: shop, windowMs: undefined, limit: 20 })).modules.map((m) => m.path);
+    expect(await files()).toEqual(['shop/a.ts']);
+    const walked = listed;
+    expect(walked).toBeGreaterThan(0);
+    expect(await files()).toEqual(['shop/a.ts']);
+    expect(listed).toBe(walked); // answered from the last measurement
+
+    // A file written behind the feed's back is not seen (that is what the option promises away)…
+    await gated.fs.write('/ws/shop/hidden.ts', 'export const h = 1;\n');
+    expect(await files()).toEqual(['shop/a.ts']);
+    // …one the feed reports is.
+    await gated.fs.write('/ws/shop/c.ts', 'export const c = 1;\n');
+    changes.publish({ absolutePath: '/ws/shop/c.ts', version: 'v1' });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await files()).toEqual(['shop/a.ts', 'shop/c.ts', 'shop/hidden.ts']);
+    expect(listed).toBeGreaterThan(walked);
+
+    // The workspace's .gitignore rules over a top-level folder: a change to it, outside the scope, re-walks.
+    await gated.fs.write('/ws/.gitignore', 'shop/c.ts\n');
+    changes.publish({ absolutePath: '/ws/.gitignore', version: 'v1' });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await files()).toEqual(['shop/a.ts', 'shop/hidden.ts']);
+    // A change elsewhere does not.
+    const before = listed;
+    changes.publish({ absolutePath: '/ws/docs/b.ts', version: 'v2' });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await files()).toEqual(['shop/a.ts', 'shop/hidden.ts']);
+    expect(listed).toBe(before);
+    engine.close();
+    await changes.close();
+  });
+
+  it('without changesAreSeen every call walks the scope: a file written behind the feed is seen', async () => {
+    const gated = gatedFs({ '/ws/a.ts': 'export const a = 1;\n' });
+    const changes = createChangeFeed();
+    const engine = createHealthEngine({ fs: gated.fs, root: '/ws', git: undefined, parsers, changes });
+    expect((await engine.report({ scope, windowMs: undefined, limit: 20 })).totals.files).toBe(1);
+    await gated.fs.write('/ws/b.ts', 'export const b = 1;\n');
+    expect((await engine.report({ scope, windowMs: undefined, limit: 20 })).totals.files).toBe(2);
+    engine.close();
+    await changes.close();
+  });
 });
