@@ -24,6 +24,7 @@ import { RepoSyncer } from '../core/git/sync-repos.ts';
 import type { GitRunner } from '../core/git/git-runner.ts';
 import type { ParserAdapter } from '../core/search/symbols/syntax-tree.ts';
 import type { FiguresOf } from '../core/health/file-figures.ts';
+import type { FiguresStore } from '../core/health/figures-store.ts';
 import type { CommandLookup } from '../core/projects/command-lookup.ts';
 import { createProjectModel } from '../core/projects/create-project-model.ts';
 import { createJobEngine, type JobEngine } from '../core/jobs/job-engine.ts';
@@ -71,6 +72,8 @@ export interface WorkspaceAppOptions {
   parsers?: ParserAdapter;
   /** How health measures one file (Node: on the parse pool's worker threads); preferred over `parsers`. */
   healthFigures?: FiguresOf;
+  /** Keeps health's figures between runs (Node: beside the persisted search index). */
+  healthStore?: FiguresStore;
   /** The templates shipped with the daemon, an absolute folder (runtime/node passes the package's `templates/`). */
   templatesDir?: string;
   /** The job engine's Node powers (installs, dev servers, test runs: core/jobs); without it, or a pty, no jobs. */
@@ -244,6 +247,7 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
       jobs, // issue 9 "jobs"
       parsers: options.parsers ?? options.search?.parsers, // health (issue 9 "health")
       healthFigures: options.healthFigures,
+      healthStore: options.healthStore,
       changesAreSeen,
       projects,
       templateSources, // issue 9 "templates"

@@ -13,6 +13,7 @@ import type { MediaTickets } from '../core/media/media-tickets.ts';
 import type { Upgrader } from './websocket.ts';
 import type { ParserAdapter } from '../core/search/symbols/syntax-tree.ts';
 import type { FiguresOf } from '../core/health/file-figures.ts';
+import type { FiguresStore } from '../core/health/figures-store.ts';
 import type { WorkspaceProjectModel } from '../core/projects/create-project-model.ts';
 import type { JobEngine } from '../core/jobs/job-engine.ts';
 import type { TemplateSources } from '../core/projects/template-source.ts';
@@ -157,6 +158,8 @@ export interface WorkspaceContext {
   readonly parsers?: ParserAdapter;
   /** Health's per-file figures on worker threads (Node); preferred over `parsers`. */
   readonly healthFigures?: FiguresOf;
+  /** Where health keeps those figures between runs (Node, with a persisted index). */
+  readonly healthStore?: FiguresStore;
   /** Every change to the storage reaches `changes` (a watcher runs, or the caller says so): caches may trust it. */
   readonly changesAreSeen: boolean;
   /** App templates (core/projects/template-source.ts, issue 9 "templates"): the configured or shipped source. */

@@ -79,7 +79,7 @@ export function writeFileAtomicSync(path: string, bytes: Uint8Array): void {
   }
 }
 
-async function writeFileAtomic(path: string, bytes: Uint8Array): Promise<void> {
+export async function writeFileAtomic(path: string, bytes: Uint8Array): Promise<void> {
   const temp = tempPath(path);
   try {
     await writeFile(temp, bytes, { mode: FILE_MODE });

@@ -9,7 +9,8 @@
  * again on every call, unless `changesAreSeen` (a watcher feeds the change feed everything): then a scope nothing
  * was reported under since its last measurement is answered from that measurement, walk and PageRank included
  * (on the kernel: 4.8 s → the churn tally alone). Churn is git's answer at the time of the call (./churn.ts keeps
- * the parsed log while HEAD stays).
+ * the parsed log while HEAD stays). With a `store` (./figures-store.ts) the figures outlive the daemon: each is
+ * kept with the file's size and mtime, and after a restart only files whose lstat moved are read and parsed.
  *
  * Freshness, per scope: a call measures the scope, waiting at most `waitMs`. Done in time and no change under the
  * scope reported meanwhile → `fresh` (ageMs: since that measurement finished). Not done: the measurement goes on
@@ -26,6 +27,7 @@ import type { RepoScope } from '../projects/repo-scope.ts';
 import type { ParserAdapter } from '../search/symbols/syntax-tree.ts';
 import { ChurnReader, type FileChurn } from './churn.ts';
 import { fileFigures, MAX_MEASURED_BYTES, type FiguresOf, type FileFigures } from './file-figures.ts';
+import type { FiguresStore, StampedFigures } from './figures-store.ts';
 import type { HealthModule, HealthReport, Hotspot } from './health-report.ts';
 import { pageRank } from './page-rank.ts';
 import { resolveImport, type WorkspacePackage } from './resolve-imports.ts';
@@ -42,6 +44,8 @@ export interface HealthEngineOptions {
   changes: ChangeFeed;
   /** Absolute folders never measured (the agents' copies). */
   exclude?: () => Promise<readonly string[]>;
+  /** Keeps the per-file figures between runs (Node, with a persisted index); checked against each file's lstat. */
+  store?: FiguresStore | undefined;
   /** Every change to the storage reaches `changes` (a watcher runs): an unchanged scope is not walked again. */
   changesAreSeen?: boolean;
   /** How long a call waits for a measurement before answering `building` or `stale` (default 5 s). */
@@ -61,7 +65,8 @@ export interface HealthRequest {
 
 export interface HealthEngine {
   report(request: HealthRequest): Promise<HealthReport>;
-  close(): void;
+  /** Stops listening; resolves once the figures are saved. */
+  close(): Promise<void>;
 }
 
 interface MeasuredFile {
@@ -98,6 +103,30 @@ export function createHealthEngine(options: HealthEngineOptions): HealthEngine {
   const cache = new Map<string, Promise<FileFigures>>();
   const scopes = new Map<string, ScopeState>();
   let subscription: ChangeSubscription | undefined;
+  /**
+   * Every file's figures with the size and mtime it had when measured: loaded from the store, and what the
+   * store is given after each measurement that measured something (`unsaved`).
+   */
+  let stamped: Promise<Map<string, StampedFigures>> | undefined;
+  let unsaved = false;
+  let saving: Promise<void> = Promise.resolve();
+
+  function stampedFigures(): Promise<Map<string, StampedFigures>> {
+    stamped ??= (options.store?.load() ?? Promise.resolve(undefined)).then(
+      (saved) => new Map(saved),
+      () => new Map(), // an unreadable store is measured over
+    );
+    return stamped;
+  }
+
+  function save(): void {
+    const store = options.store;
+    if (!store || !unsaved) return;
+    unsaved = false;
+    saving = saving
+      .then(async () => store.save(await stampedFigures()))
+      .catch((error: unknown) => console.error(`workspace-api: health figures not saved: ${(error as Error).message}`));
+  }
 
   function listen(): void {
     if (subscription) return;
@@ -105,11 +134,17 @@ export function createHealthEngine(options: HealthEngineOptions): HealthEngine {
     void (async () => {
       for await (const frame of subscription!) {
         if (frame.kind === 'resync') {
+          // Changes were lost: everything is measured again (a same-size rewrite within the mtime's resolution
+          // would fool a stamp check, and a resync is rare).
           cache.clear();
+          (await stampedFigures()).clear();
+          unsaved = true;
+
           for (const state of scopes.values()) state.generation++;
         } else if (frame.kind === 'change') {
           const path = frame.change.absolutePath;
           cache.delete(path);
+          if ((await stampedFigures()).delete(path)) unsaved = true;
           // A `.gitignore` may rule over scopes beside it (a top-level folder reads the workspace's rules).
           const rules = path.endsWith('/.gitignore');
           for (const state of scopes.values()) if (rules || path === state.dir || path.startsWith(state.dir === '/' ? '/' : state.dir + '/')) state.generation++;
@@ -131,8 +166,17 @@ export function createHealthEngine(options: HealthEngineOptions): HealthEngine {
   async function readFigures(file: ScopeFile): Promise<FileFigures> {
     try {
       const stat = await options.fs.lstat(file.absolute);
+      const stamps = await stampedFigures();
+      const kept = stamps.get(file.absolute);
+      if (kept && kept.size === stat.size && kept.mtimeMs === stat.mtimeMs) {
+        const { size: _size, mtimeMs: _mtimeMs, ...figures } = kept;
+        return figures;
+      }
       const bytes = stat.size > MAX_MEASURED_BYTES ? undefined : await options.fs.read(file.absolute);
-      return await measureFile(file.path, bytes);
+      const figures = await measureFile(file.path, bytes);
+      stamps.set(file.absolute, { ...figures, size: stat.size, mtimeMs: stat.mtimeMs });
+      unsaved = true;
+      return figures;
     } catch (error) {
       if (isFsError(error)) return { complexity: 0, symbols: 0, exports: 0, imports: [], generated: false };
       throw error;
@@ -152,7 +196,10 @@ export function createHealthEngine(options: HealthEngineOptions): HealthEngine {
         return { path: file.path, figures };
       });
       const packages = await workspacePackages(files);
-      if (state.generation === generation) return { files: measured, modules: rankModules(measured, packages), finishedMs: now(), generation };
+      if (state.generation === generation) {
+        save();
+        return { files: measured, modules: rankModules(measured, packages), finishedMs: now(), generation };
+      }
     }
   }
 
@@ -229,6 +276,8 @@ export function createHealthEngine(options: HealthEngineOptions): HealthEngine {
     },
     close() {
       subscription?.close();
+      save();
+      return saving;
     },
   };
 }

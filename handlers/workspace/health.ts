@@ -39,6 +39,7 @@ function engineFor(ctx: WorkspaceContext): HealthEngine {
       parsers: ctx.parsers,
       figuresOf: ctx.healthFigures,
       changesAreSeen: ctx.changesAreSeen,
+      store: ctx.healthStore,
       changes: ctx.changes,
       exclude: async () => {
         await ctx.agents.view(undefined); // resolves the agents folder to its real path

@@ -8,7 +8,9 @@ import { createIndexBuildPool } from '../../adapters/search/index-build-pool.ts'
 import { createParsePool } from '../../adapters/search/parse-pool.ts';
 import { DiskIndexStore } from '../../adapters/search/index-store-disk.ts';
 import { createScanPool } from '../../adapters/search/scan-pool.ts';
+import { DiskFiguresStore } from '../../adapters/health/disk-figures-store.ts';
 import type { FiguresOf } from '../../core/health/file-figures.ts';
+import type { FiguresStore } from '../../core/health/figures-store.ts';
 import type { SearchAdapters } from '../../core/search/engine/engine-types.ts';
 
 const HEALTH_WORKERS_MAX = 4;
@@ -29,7 +31,7 @@ export interface NodeSearchOptions {
 export function nodeSearchAdapters(
   root: string,
   options: NodeSearchOptions,
-): { adapters: SearchAdapters & { eager?: boolean }; healthFigures: FiguresOf; close(): Promise<void> } {
+): { adapters: SearchAdapters & { eager?: boolean }; healthFigures: FiguresOf; healthStore?: FiguresStore; close(): Promise<void> } {
   const scanner = createScanPool();
   const parsePool = createParsePool();
   // Health measures a whole tree at once (the kernel: ~1 GB of C to parse, minutes per core): its own pool, so
@@ -52,6 +54,8 @@ export function nodeSearchAdapters(
   return {
     adapters,
     healthFigures: healthPool.figuresOf,
+    // Health's figures beside the index, so a restart does not parse the tree again.
+    ...(store === undefined ? {} : { healthStore: new DiskFiguresStore(store.dir) }),
     close: async () => {
       await Promise.all([scanner.close(), parsePool.close(), healthPool.close()]);
       store?.unlock();

@@ -95,6 +95,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     // The Node parts first; what the caller gives (`search: { … }`) on top.
     ...(nodeSearch === undefined && rest.search === undefined ? {} : { search: { ...nodeSearch?.adapters, ...rest.search } }),
     ...(rest.healthFigures === undefined && nodeSearch !== undefined ? { healthFigures: nodeSearch.healthFigures } : {}),
+    ...(rest.healthStore === undefined && nodeSearch?.healthStore !== undefined ? { healthStore: nodeSearch.healthStore } : {}),
     fs,
     pty: ptys,
     processes,

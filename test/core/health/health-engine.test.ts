@@ -8,6 +8,7 @@ import { MemoryFileSystem } from '../../../adapters/fs/memory-file-system.ts';
 import { TreeSitterParsers } from '../../../adapters/search/tree-sitter-parsers.ts';
 import { createChangeFeed } from '../../../core/changes/create-change-feed.ts';
 import { createHealthEngine } from '../../../core/health/health-engine.ts';
+import type { FiguresStore, StampedFigures } from '../../../core/health/figures-store.ts';
 
 const parsers = new TreeSitterParsers();
 
@@ -88,7 +89,7 @@ describe('health engine freshness', () => {
     });
     // Only the changed file was read again.
     expect(Object.fromEntries(gated.reads)).toEqual({ '/ws/a.ts': 1, '/ws/b.ts': 2 });
-    engine.close();
+    await engine.close();
     await changes.close();
   });
 
@@ -101,7 +102,7 @@ describe('health engine freshness', () => {
     await new Promise((resolve) => setTimeout(resolve, 10));
     await engine.report({ scope, windowMs: undefined, limit: 20 });
     expect(gated.reads.get('/ws/a.ts')).toBe(2);
-    engine.close();
+    await engine.close();
     await changes.close();
   });
 
@@ -144,7 +145,7 @@ describe('health engine freshness', () => {
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(await files()).toEqual(['shop/a.ts', 'shop/hidden.ts']);
     expect(listed).toBe(before);
-    engine.close();
+    await engine.close();
     await changes.close();
   });
 
@@ -155,7 +156,45 @@ describe('health engine freshness', () => {
     expect((await engine.report({ scope, windowMs: undefined, limit: 20 })).totals.files).toBe(1);
     await gated.fs.write('/ws/b.ts', 'export const b = 1;\n');
     expect((await engine.report({ scope, windowMs: undefined, limit: 20 })).totals.files).toBe(2);
-    engine.close();
+    await engine.close();
     await changes.close();
+  });
+
+  it('with a store: a restarted engine reads only the files whose size or mtime moved, and answers the same', async () => {
+    const seed = { '/ws/a.ts': 'export const a = 1;\nif (a) {}\n', '/ws/b.ts': 'export const b = 2;\n', '/ws/c.py': 'def f(x):\n    return x or 1\n' };
+    let saved: ReadonlyMap<string, StampedFigures> | undefined;
+    let saves = 0;
+    const store: FiguresStore = {
+      load: async () => saved,
+      save: async (figures) => {
+        saves++;
+        saved = new Map([...figures].map(([path, f]) => [path, structuredClone(f)]));
+      },
+    };
+    const gated = gatedFs(seed);
+    const first = createHealthEngine({ fs: gated.fs, root: '/ws', git: undefined, parsers, changes: createChangeFeed(), store });
+    const before = await first.report({ scope, windowMs: undefined, limit: 20 });
+    expect(before.totals).toEqual({ files: 3, symbols: 3, complexity: 2, hotspots: 0 });
+    await first.close();
+    expect(saves).toBe(1);
+    expect([...saved!.keys()].sort()).toEqual(['/ws/a.ts', '/ws/b.ts', '/ws/c.py']);
+
+    // The daemon restarts; meanwhile b.ts changed (another size) and nobody reported it.
+    await gated.fs.write('/ws/b.ts', 'export const b = 2;\nwhile (b) {}\n');
+    gated.reads.clear();
+    const second = createHealthEngine({ fs: gated.fs, root: '/ws', git: undefined, parsers, changes: createChangeFeed(), store });
+    const after = await second.report({ scope, windowMs: undefined, limit: 20 });
+    expect(Object.fromEntries(gated.reads)).toEqual({ '/ws/b.ts': 1 });
+    expect(after).toEqual({ ...before, totals: { files: 3, symbols: 3, complexity: 3, hotspots: 0 }, freshness: after.freshness });
+    await second.close();
+    expect(saved!.get('/ws/b.ts')).toMatchObject({ complexity: 1, symbols: 1, size: 'export const b = 2;\nwhile (b) {}\n'.length });
+
+    // An unreadable store is measured over, not an error.
+    const broken = createHealthEngine({
+      fs: gated.fs, root: '/ws', git: undefined, parsers, changes: createChangeFeed(),
+      store: { load: () => Promise.reject(new Error('disk gone')), save: async () => {} },
+    });
+    expect((await broken.report({ scope, windowMs: undefined, limit: 20 })).totals).toEqual(after.totals);
+    await broken.close();
   });
 });
