@@ -256,9 +256,7 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
         root,
         templates: templateSources,
         terminals,
-        processes: options.processes,
-        installTimeoutMs: limits.installTimeoutMs,
-        maxOutputBytes: limits.commandOutputCap,
+        jobs, // its install goes through the job engine's queue (issue 9 "jobs")
       }),
     };
     return sharedContext;

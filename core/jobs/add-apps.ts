@@ -13,14 +13,16 @@
  * `apps/<name>`), its package.json's `name` set to `<scope><name>` and stamped `"intentic": {"template": "<key>"}`;
  * the template's other instance dirs are copied where absent. Then the source's `shared` dirs where absent (each dir
  * at most once per job), and `added <name>, <name> to <repo>`. Then the repo's project (the project model's project
- * at the repo's folder or the nearest one above it) runs its install command through the process adapter, shown as
- * `$ <command>` and its output; the session's exit code is the install's (0 when there is nothing to install). A
- * copy that fails prints `failed: <why>` and exits 1; apps added before it stay (each one is all or nothing:
- * core/jobs/copy-template-folder.ts). Killing the terminal stops the install.
+ * at the repo's folder or the nearest one above it) is installed through the job engine's install queue: in the
+ * project's install terminal `panel-<D, or root>--install`, one at a time with the project's other installs (a
+ * line says when it waits behind one), setup saying `installing` meanwhile. This terminal shows `$ <command>` and
+ * mirrors the install terminal's output as it comes; the session's exit code is the install's (0 when there is
+ * nothing to install, null when it was stopped). A copy that fails prints `failed: <why>` and exits 1; apps added
+ * before it stay (each one is all or nothing: core/jobs/copy-template-folder.ts). Killing this terminal stops the
+ * install (or drops it from the queue).
  */
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
 import { dirname, isInside, join } from '../../adapters/fs/posix-path.ts';
-import type { ProcessAdapter } from '../../adapters/process/process-adapter.ts';
 import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
 import type { ProjectModel, ProjectRecipe } from '../projects/project-model.ts';
 import type { RepoScope } from '../projects/repo-scope.ts';
@@ -29,7 +31,8 @@ import { createOutputFeed, type OutputFeed } from '../terminals/output-feed.ts';
 import { TERMINAL_NAME_PATTERN, type TerminalManager } from '../terminals/terminal-manager.ts';
 import { lstatOrUndefined } from '../tree-ops/transfer-checks.ts';
 import { copyTemplateFolder } from './copy-template-folder.ts';
-import { repoKey, shellQuote } from './job-names.ts';
+import type { JobEngine } from './job-engine.ts';
+import { installTerminalName, repoKey } from './job-names.ts';
 
 export const APP_NAME = /^[a-z][a-z0-9-]*$/;
 
@@ -47,12 +50,8 @@ export interface AppAdderOptions {
   templates: TemplateSources;
   /** Where the job's output is shown; without terminals the job runs unseen. */
   terminals?: TerminalManager | undefined;
-  /** Runs the install; without it the apps are added and nothing is installed. */
-  processes?: ProcessAdapter | undefined;
-  /** The install is killed after this long. */
-  installTimeoutMs: number;
-  /** The install's output past this many bytes is cut (its process group killed). */
-  maxOutputBytes: number;
+  /** Runs the install (its queue: core/jobs/install-queue.ts); without it the apps are added and nothing is installed. */
+  jobs?: Pick<JobEngine, 'installProject' | 'isInstalling'> | undefined;
 }
 
 export interface AddAppsJob {
@@ -216,25 +215,23 @@ export class AppAdder {
     await fs.write(path, `${JSON.stringify(out, null, 2)}\n`);
   }
 
-  /** The repo's project's install, its output in the feed; its exit code (0 when there is nothing to install). */
+  /** The repo's project's install through the queue, its output mirrored in the feed; its exit code (0 when there is nothing to install). */
   private async install(scope: RepoScope, feed: OutputFeed, projects: ProjectModel | undefined): Promise<number | null> {
-    const { processes, root } = this.options;
-    if (projects === undefined || processes === undefined) return 0;
+    const { jobs } = this.options;
+    if (projects === undefined || jobs === undefined) return 0;
     const project = projectOf(await projects.projects(), scope.relative);
     if (project === undefined) return 0;
-    const cwd = project.dir === '' ? root : join(root, project.dir);
+    const terminal = installTerminalName(project.dir);
     feed.write(`$ ${project.command}\n`);
-    const result = await processes.run({
-      command: withJobEnv(cwd, project.command),
-      cwd,
-      timeoutMs: this.options.installTimeoutMs,
-      maxOutputBytes: this.options.maxOutputBytes,
+    if (jobs.isInstalling(project.dir)) feed.write(`waiting for the install running in ${terminal}…\n`);
+    let unfollow: (() => void) | undefined;
+    const code = await jobs.installProject(project, {
       signal: feed.signal,
+      onStart: (session) => (unfollow = session.follow((bytes) => feed.write(bytes))),
     });
-    feed.write(result.output);
-    if (result.timedOut) feed.write(`\ninstall killed after ${Math.round(this.options.installTimeoutMs / 1000)} s\n`);
-    projects.invalidate(); // installed packages may reach the change feed late, or not at all without a watcher
-    return result.exitCode;
+    unfollow?.();
+    if (code === null && !feed.signal.aborted) feed.write(`\nthe install was stopped (see ${terminal})\n`);
+    return code;
   }
 }
 
@@ -246,19 +243,4 @@ function projectOf(projects: readonly ProjectRecipe[], repoDir: string): Project
     if (holds && (best === undefined || project.dir.length > best.dir.length)) best = project;
   }
   return best;
-}
-
-/**
- * The children's environment (seeds/001-project.md "Named terminals"): the daemon's minus every `npm_*` variable,
- * with `PATH` led by `<cwd>/node_modules/.bin`. The process adapter passes the daemon's environment, so a POSIX sh
- * (whatever the user's shell) trims it before running the command.
- */
-export function withJobEnv(cwd: string, command: string): string {
-  const script = [
-    `for v in $(env | sed -n 's/^\\(npm_[A-Za-z0-9_]*\\)=.*/\\1/p'); do unset "$v"; done`,
-    `PATH=${shellQuote(`${cwd}/node_modules/.bin`)}:"$PATH"`,
-    'export PATH',
-    command,
-  ].join('\n');
-  return `/bin/sh -c ${shellQuote(script)}`;
 }

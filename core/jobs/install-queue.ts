@@ -6,7 +6,7 @@
  * what it cached (the installed packages may reach the change feed late, or not at all without a watcher).
  */
 import type { ProjectModel, ProjectRecipe } from '../projects/project-model.ts';
-import type { TerminalManager } from '../terminals/terminal-manager.ts';
+import type { TerminalManager, TerminalSession } from '../terminals/terminal-manager.ts';
 import { join } from '../../adapters/fs/posix-path.ts';
 import type { JobHost } from './job-host.ts';
 import { installTerminalName } from './job-names.ts';
@@ -20,6 +20,14 @@ export interface InstallQueueOptions {
   timeoutMs: number;
 }
 
+/** What a caller waiting on one install (an add-apps job) may ask of it. */
+export interface InstallOptions {
+  /** Called once the install's terminal started (not while it waits its turn): e.g. to follow its output. */
+  onStart?: (session: TerminalSession) => void;
+  /** Aborted: an install still waiting its turn never starts, a running one is killed (resolves null). */
+  signal?: AbortSignal;
+}
+
 export interface InstallQueue {
   /**
    * Queues the install of each of `dirs` (normalised, root-relative) that is a `needs-setup` or `stale` project
@@ -30,9 +38,9 @@ export interface InstallQueue {
   isInstalling(dir: string): boolean;
   /**
    * Queues `project`'s install behind any other of the same project; resolves with its exit code (null: killed,
-   * timed out, or it could not start) once it has finished. Never rejects.
+   * timed out, aborted, or it could not start) once it has finished. Never rejects.
    */
-  install(project: ProjectRecipe): Promise<number | null>;
+  install(project: ProjectRecipe, options?: InstallOptions): Promise<number | null>;
   /** Stops taking work and kills what runs (the daemon's shutdown). */
   close(): Promise<void>;
 }
@@ -44,13 +52,14 @@ export function createInstallQueue(options: InstallQueueOptions): InstallQueue {
   const tails = new Map<string, Promise<unknown>>();
   let closed = false;
 
-  async function run(project: ProjectRecipe): Promise<number | null> {
-    if (closed) return null;
+  async function run(project: ProjectRecipe, { onStart, signal }: InstallOptions): Promise<number | null> {
+    if (closed || signal?.aborted) return null;
     const cwd = project.dir === '' ? root : join(root, project.dir);
     const name = installTerminalName(project.dir);
     // A same-named terminal someone else started (POST /terminals) runs first: this install waits its turn.
     await terminals.get(name)?.exited;
-    let session;
+    if (closed || signal?.aborted) return null;
+    let session: TerminalSession | undefined;
     try {
       session = await startJobTerminal(terminals, { name, command: project.command, cwd, env: host.env(cwd) });
     } catch (error) {
@@ -58,20 +67,29 @@ export function createInstallQueue(options: InstallQueueOptions): InstallQueue {
       return null;
     }
     if (session === undefined) return null;
-    const timer = setTimeout(() => void session.kill(), timeoutMs);
+    const started = session;
+    const kill = () => void started.kill();
+    const timer = setTimeout(kill, timeoutMs);
+    signal?.addEventListener('abort', kill, { once: true });
     try {
-      return (await session.exited).code;
+      onStart?.(started);
+    } catch (error) {
+      console.error(`workspace-api: a watcher of the install of ${JSON.stringify(project.dir)} failed: ${(error as Error).message}`);
+    }
+    try {
+      return (await started.exited).code;
     } finally {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', kill);
       projects.invalidate();
     }
   }
 
-  function install(project: ProjectRecipe): Promise<number | null> {
+  function install(project: ProjectRecipe, options: InstallOptions = {}): Promise<number | null> {
     const dir = project.dir;
     waiting.set(dir, (waiting.get(dir) ?? 0) + 1);
     const result = (tails.get(dir) ?? Promise.resolve())
-      .then(() => run(project))
+      .then(() => run(project, options))
       .catch((error: unknown) => {
         console.error(`workspace-api: the install of ${JSON.stringify(dir)} failed: ${(error as Error).message}`);
         return null;

@@ -1,14 +1,15 @@
 /**
- * The job engine (seeds/001-project.md "Named terminals"): installs, dev servers and test runs in named terminals
+ * The job engine (seeds/001-project.md "Named terminals"): installs (setup's, dev servers' and add-apps jobs', all
+ * through one queue per project: ./install-queue.ts), dev servers and test runs in named terminals
  * of the terminal manager, which a UI lists, attaches to and replays. Edge-clean; the Node-only powers (free
  * ports, process trees, probes, the children's environment) arrive as a JobHost. Handlers reach it as `ctx.jobs`.
  */
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
-import type { ProjectModel } from '../projects/project-model.ts';
+import type { ProjectModel, ProjectRecipe } from '../projects/project-model.ts';
 import type { RepoScope } from '../projects/repo-scope.ts';
 import type { TerminalManager } from '../terminals/terminal-manager.ts';
 import { createDevServers, type AppState } from './dev-servers.ts';
-import { createInstallQueue } from './install-queue.ts';
+import { createInstallQueue, type InstallOptions } from './install-queue.ts';
 import type { JobHost } from './job-host.ts';
 import { createTestRuns } from './test-runs.ts';
 
@@ -17,6 +18,12 @@ export interface JobEngine {
   isInstalling(dir: string): boolean;
   /** `POST /workspace/setup/install` after its dirs were checked and normalised: the queued dirs. */
   install(dirs: readonly string[]): Promise<string[]>;
+  /**
+   * One install of `project` through the queue (an add-apps job's): in its install terminal, behind any other of
+   * that project, setup saying `installing` meanwhile, whatever its state. Resolves with its exit code (null:
+   * killed, timed out, aborted, or it could not start); never rejects.
+   */
+  installProject(project: ProjectRecipe, options?: InstallOptions): Promise<number | null>;
   apps(scope: RepoScope, requestHostname: string): Promise<AppState[]>;
   startApp(scope: RepoScope, app: string): Promise<void>;
   stopApp(scope: RepoScope, app: string): Promise<void>;
@@ -44,6 +51,7 @@ export function createJobEngine(options: JobEngineOptions): JobEngine {
   return {
     isInstalling: installs.isInstalling,
     install: (dirs) => installs.request(dirs),
+    installProject: (project, installOptions) => installs.install(project, installOptions),
     apps: (scope, hostname) => devServers.list(scope, hostname),
     startApp: (scope, app) => devServers.start(scope, app),
     stopApp: (scope, app) => devServers.stop(scope, app),

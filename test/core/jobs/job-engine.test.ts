@@ -80,6 +80,10 @@ const errorOf = async (call: Promise<unknown>) => {
   throw new Error('expected a WorkspaceError');
 };
 
+/** Shell text that prints `said`, then waits until the test opens the gate of its cwd (`openGate`). */
+const held = (said: string) => `echo ${said}; until [ -e gate ]; do sleep 0.02; done`;
+const openGate = (dir: string) => writeFile(join(root, dir, 'gate'), '');
+
 describe('names and dirs', () => {
   it('builds the panel names of the seed', () => {
     expect(installTerminalName('')).toBe('panel-root--install');
@@ -114,15 +118,18 @@ describe('installs', () => {
   it('queues only needs-setup and stale projects, in setup order; installing while queued or running; one at a time per project', async () => {
     await mkdir(join(root, 'a'));
     await mkdir(join(root, 'b'));
-    const log = join(root, 'log');
-    const slow = (tag: string) => `echo start-${tag} >> ${log}; sleep 0.3; echo end-${tag} >> ${log}`;
-    const model = new FakeModel([recipe('a', slow('a')), recipe('b', 'true'), recipe('c', 'true')], { a: 'stale', b: 'ready' });
+    // a's install runs until the test opens its gate.
+    const model = new FakeModel([recipe('a', held('started-a')), recipe('b', 'true'), recipe('c', 'true')], { a: 'stale', b: 'ready' });
     const jobs = make(model);
     expect(await jobs.install(['c', 'b', 'a', 'zzz'])).toEqual(['a', 'c']);
     expect([jobs.isInstalling('a'), jobs.isInstalling('b'), jobs.isInstalling('c')]).toEqual([true, false, true]);
-    expect(await jobs.install(['a'])).toEqual([]); // already installing
+    expect(await jobs.install(['a'])).toEqual([]); // already installing (queued)
     const installA = model.list[0]!;
-    await waitFor(() => terminals.get(installTerminalName('a'))?.running);
+    const sessionA = await waitFor(() => terminals.get(installTerminalName('a')));
+    await sessionA.waitForOutput('started-a', { timeoutMs: 5000 });
+    expect(jobs.isInstalling('a')).toBe(true);
+    expect(await jobs.install(['a'])).toEqual([]); // already installing (running)
+    await openGate('a');
     await waitFor(() => !jobs.isInstalling('a'), { what: 'a installed' });
     expect(await exitOf(installTerminalName('a'))).toBe(0);
     expect(terminals.get(installTerminalName('a'))!.info()).toMatchObject({ cwd: join(root, 'a'), command: installA.command, running: false });
@@ -132,7 +139,7 @@ describe('installs', () => {
   it('runs a second install of one project only after the first finished', async () => {
     await mkdir(join(root, 'a'));
     const log = join(root, 'log');
-    const model = new FakeModel([recipe('a', `echo start >> ${log}; sleep 0.3; echo end >> ${log}`)], { a: 'stale' });
+    const model = new FakeModel([recipe('a', `echo start >> ${log}; echo end >> ${log}`)], { a: 'stale' });
     const jobs = make(model);
     expect(await jobs.install(['a'])).toEqual(['a']);
     // Once it finished, a new request queues it again; meanwhile a start that needs it waits behind it.
@@ -146,13 +153,44 @@ describe('installs', () => {
   it('queues an install behind a running one of the same project (as a dev-server start does), never two at once', async () => {
     await mkdir(join(root, 'a'));
     const log = join(root, 'log');
-    const project = recipe('a', `echo start >> ${log}; sleep 0.3; echo end >> ${log}`);
+    // Held at the gate (created in a/): while the first runs, the second has not started.
+    const project = recipe('a', `echo start >> ${log}; ${held('running')}; echo end >> ${log}`);
     const queue = createInstallQueue({ root, terminals, projects: new FakeModel([project]), host, timeoutMs: 60_000 });
     const both = Promise.all([queue.install(project), queue.install(project)]);
     expect(queue.isInstalling('a')).toBe(true);
+    const first = await waitFor(() => terminals.get(installTerminalName('a')));
+    await first.waitForOutput('running', { timeoutMs: 5000 });
+    expect(await readFile(log, 'utf8')).toBe('start\n');
+    expect(queue.isInstalling('a')).toBe(true);
+    await openGate('a');
     expect(await both).toEqual([0, 0]);
+    expect(terminals.get(installTerminalName('a'))).not.toBe(first); // the second ran in a fresh session of the name
     expect(await readFile(log, 'utf8')).toBe('start\nend\nstart\nend\n');
     expect(queue.isInstalling('a')).toBe(false);
+  });
+
+  it("installProject (an add-apps job's): onStart gets the running session; an abort drops a queued one and kills a running one", async () => {
+    await mkdir(join(root, 'a'));
+    const project = recipe('a', held('install-running'));
+    const jobs = make(new FakeModel([project], { a: 'ready' })); // whatever its state: add-apps installs anyway
+    const firstAbort = new AbortController();
+    const secondAbort = new AbortController();
+    let followed = '';
+    const first = jobs.installProject(project, { signal: firstAbort.signal, onStart: (session) => void session.follow((bytes) => (followed += new TextDecoder().decode(bytes))) });
+    let secondStarted = false;
+    const second = jobs.installProject(project, { signal: secondAbort.signal, onStart: () => (secondStarted = true) });
+    expect(jobs.isInstalling('a')).toBe(true);
+    await waitFor(() => followed.includes('install-running'), { what: 'the followed output' });
+    const session = terminals.get(installTerminalName('a'))!;
+    expect(session.running).toBe(true);
+    secondAbort.abort(); // still queued: it will never start
+    firstAbort.abort(); // running: killed
+    expect(await first).toBeNull();
+    expect(await second).toBeNull();
+    expect(secondStarted).toBe(false);
+    expect(session.running).toBe(false);
+    expect(terminals.get(installTerminalName('a'))).toBe(session); // no second session ran
+    expect(jobs.isInstalling('a')).toBe(false);
   });
 
   it('kills an install at the time limit; the terminal keeps its output', async () => {
@@ -229,11 +267,13 @@ describe('test runs', () => {
     await mkdir(join(root, 'repo/a'), { recursive: true });
     await mkdir(join(root, 'repo/b'), { recursive: true });
     await writeFile(join(root, 'repo/a/package.json'), JSON.stringify({ name: 'a', scripts: { test: 'echo testing-a; exit 3' } }));
-    await writeFile(join(root, 'repo/b/package.json'), JSON.stringify({ name: 'b', scripts: { test: 'echo testing-b; sleep 0.3' } }));
+    // b's tests run until the test opens its gate: the second start surely finds the session running.
+    await writeFile(join(root, 'repo/b/package.json'), JSON.stringify({ name: 'b', scripts: { test: held('testing-b') } }));
     const jobs = make(new FakeModel([recipe('repo', 'npm install')]));
     await jobs.runTests(scopeOf('repo'), 'unit', ['a', 'b/']);
     await jobs.runTests(scopeOf('repo'), 'unit', ['a']); // running: no-op
     const session = terminals.get('panel-repo--unit')!;
+    await openGate('repo/b');
     expect((await session.exited).code).toBe(1);
     const text = session.text();
     expect(text.indexOf('==> a: npm test')).toBeGreaterThanOrEqual(0);
@@ -245,12 +285,17 @@ describe('test runs', () => {
 
   it('uses `npx --no vitest run` in a dir without a test script; refuses bad sessions and dirs', async () => {
     await mkdir(join(root, 'repo/c'), { recursive: true });
+    // A stand-in for vitest where npx finds a package's own binaries (no registry, and it shows its arguments).
+    await mkdir(join(root, 'repo/node_modules/.bin'), { recursive: true });
+    await writeFile(join(root, 'repo/node_modules/.bin/vitest'), '#!/bin/sh\necho "vitest stand-in: $*"\n', { mode: 0o755 });
     const jobs = make(new FakeModel([recipe('repo', 'npm install')]));
     const repo = scopeOf('repo');
     await jobs.runTests(repo, 's1', ['']);
     const session = terminals.get('panel-repo--s1')!;
-    await session.exited;
-    expect(session.text()).toContain('==> repo: npx --no vitest run');
+    expect((await session.exited).code).toBe(0);
+    const text = session.text();
+    expect(text).toContain('==> repo: npx --no vitest run');
+    expect(text.indexOf('vitest stand-in: run')).toBeGreaterThan(text.indexOf('==> repo: npx --no vitest run'));
     expect(await errorOf(jobs.runTests(repo, 'Bad', ['']))).toEqual({ code: 'bad-request', message: 'invalid session "Bad": it must match ^[a-z0-9][a-z0-9_-]*$' });
     expect(await errorOf(jobs.runTests(repo, 'install', ['']))).toEqual({ code: 'bad-request', message: 'invalid session "install": that terminal is taken (install, add_apps)' });
     expect(await errorOf(jobs.runTests(repo, 's2', ['c', 'missing']))).toEqual({ code: 'bad-request', message: 'invalid dir "missing": no such folder in repo "repo"' });

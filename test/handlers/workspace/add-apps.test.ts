@@ -1,6 +1,7 @@
 /**
  * `POST /workspace/repos/{repo}/apps` through Intentic's client, with real files, a real terminal session and a real
- * `npm install` (offline: the repo's .npmrc; no dependency comes from a registry): the apps copied from a local
+ * `npm install` (offline: the repo's .npmrc; no dependency comes from a registry) run through the install queue in
+ * the project's install terminal, its output mirrored in the job's: the apps copied from a local
  * template source exactly (renamed packages, the stamp, `node_modules .git dist` left out, links as links, other
  * instance and shared dirs only where absent), the job's terminal text, the shipped templates, and every refusal
  * (BAD_REQUEST, NOT_FOUND, CONFLICT, PRECONDITION_FAILED) leaving the workspace exactly as it was.
@@ -9,12 +10,9 @@ import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, symlink, writeF
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { NodeProcessAdapter } from '../../../adapters/process/node-process-adapter.ts';
-import { NodePtyAdapter } from '../../../adapters/pty/node-pty-adapter.ts';
-import type { WorkspaceApp } from '../../../runtime/app.ts';
-import { intenticClient, orpcFailure } from '../../support/intentic-contract.ts';
-import { nodeApp, tempWorkspace, type TempWorkspace } from '../../support/workspace.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { orpcFailure } from '../../support/intentic-contract.ts';
+import { GATED_PREINSTALL, heldAtGate, OFFLINE_NPMRC, openGate, useJobApp } from '../../support/job-app.ts';
 
 const SHIPPED = fileURLToPath(new URL('../../../templates', import.meta.url));
 
@@ -70,8 +68,9 @@ const SOURCE: Files = {
   'services/api/main.js': 'console.log("api");\n',
 };
 
-const NPMRC = 'offline=true\naudit=false\nfund=false\nupdate-notifier=false\n';
-const SHOP_PACKAGE = { name: 'shop', private: true, workspaces: ['apps/*', 'packages/*', 'services/*'] };
+const NPMRC = OFFLINE_NPMRC;
+// Its install is held by its preinstall until the test opens the gate (test/support/job-app.ts).
+const SHOP_PACKAGE = { name: 'shop', private: true, workspaces: ['apps/*', 'packages/*', 'services/*'], scripts: { preinstall: GATED_PREINSTALL } };
 
 let source: string;
 beforeAll(async () => {
@@ -80,39 +79,51 @@ beforeAll(async () => {
 });
 afterAll(() => rm(source, { recursive: true, force: true }));
 
-let ws: TempWorkspace;
-let app: WorkspaceApp;
-beforeEach(async () => {
-  ws = await tempWorkspace({
+const jobs = useJobApp(
+  () => ({
     '.intentic/config/templates.json': JSON.stringify({ source }),
     'shop/package.json': JSON.stringify(SHOP_PACKAGE),
     'shop/.npmrc': NPMRC,
     'shop/packages/ui/package.json': '{"name":"@acme/ui","version":"9.9.9"}',
     'site/README.md': '# site\n',
-  });
-  app = nodeApp(ws.root, { pty: new NodePtyAdapter(), processes: new NodeProcessAdapter(), templatesDir: SHIPPED });
-});
-afterEach(async () => {
-  await app.close();
-  await ws.cleanup();
-});
+  }),
+  { templatesDir: SHIPPED },
+);
 
-const addApps = (repo: string, apps: Array<{ template: string; name: string }>) => intenticClient(app).workspace.addApps({ repo, apps });
+const addApps = (repo: string, apps: Array<{ template: string; name: string }>) => jobs.client.addApps({ repo, apps });
 const failure = orpcFailure;
 /** The job's session, once it has exited: its exit code and its text as lines. */
 async function finished(repo: string): Promise<{ code: number | null; lines: string[] }> {
-  const session = app.terminals!.get(`panel-${repo}--add_apps`)!;
+  const session = jobs.terminal(`panel-${repo}--add_apps`)!;
   const { code } = await session.exited;
   return { code, lines: session.text().split('\r\n') };
 }
 
 describe('POST /workspace/repos/{repo}/apps', () => {
-  it('adds two apps: copies renamed and stamped, other and shared dirs where absent, then the project installs', async () => {
+  it('adds two apps: copies renamed and stamped, other and shared dirs where absent, then the project installs; CONFLICT while it runs', async () => {
     expect(await addApps('shop', [{ template: 'hello', name: 'web' }, { template: 'api', name: 'worker' }])).toEqual({ ok: true });
+    // The job runs until its install is let go: a second request for the repo meanwhile is CONFLICT, and writes nothing.
+    expect(await failure(addApps('shop', [{ template: 'hello', name: 'admin' }]))).toEqual({
+      code: 'CONFLICT',
+      status: 409,
+      message: 'an add-apps job is running for repo "shop"',
+    });
+    await heldAtGate(jobs.root);
+    expect(await failure(addApps('shop', [{ template: 'hello', name: 'admin' }]))).toEqual({
+      code: 'CONFLICT',
+      status: 409,
+      message: 'an add-apps job is running for repo "shop"',
+    });
+    await openGate(jobs.root);
     const { code, lines } = await finished('shop');
     expect(lines.slice(0, 4)).toEqual(['Adding web (hello)…', 'Adding worker (api)…', 'added web, worker to shop', '$ npm install']);
     expect(code).toBe(0);
-    expect(await snapshot(join(ws.root, 'shop'), new Set(['node_modules', 'package-lock.json']))).toEqual({
+    // The install went through the queue, in the project's install terminal; the job's terminal mirrored all of it.
+    const install = jobs.terminal('panel-shop--install')!;
+    expect(install.info()).toMatchObject({ command: 'npm install', cwd: join(jobs.root, 'shop'), running: false, exitCode: 0 });
+    expect(install.text()).toMatch(/added \d+ packages/);
+    expect(lines.slice(4).join('\r\n')).toBe(install.text());
+    expect(await snapshot(join(jobs.root, 'shop'), new Set(['node_modules', 'package-lock.json']))).toEqual({
       '.npmrc': NPMRC,
       'apps/web/index.js': 'console.log("hello");\n',
       'apps/web/package.json': json({ name: '@acme/web', private: true, scripts: { dev: 'node index.js' }, intentic: { owner: 'x', template: 'hello' } }),
@@ -124,10 +135,10 @@ describe('POST /workspace/repos/{repo}/apps', () => {
       'services/worker/package.json': json({ scripts: { dev: 'node main.js' }, name: '@acme/worker', intentic: { template: 'api' } }),
     });
     // The install ran in the repo's project: npm linked the new workspace members.
-    expect(await readlink(join(ws.root, 'shop/node_modules/@acme/web'))).toBe('../../apps/web');
-    expect(await readlink(join(ws.root, 'shop/node_modules/@acme/worker'))).toBe('../../services/worker');
+    expect(await readlink(join(jobs.root, 'shop/node_modules/@acme/web'))).toBe('../../apps/web');
+    expect(await readlink(join(jobs.root, 'shop/node_modules/@acme/worker'))).toBe('../../services/worker');
     // The session is listed like any terminal, with what it did as its command.
-    const listed = (await (await app.fetch(new Request('http://localhost/terminals', { headers: { authorization: 'Bearer test-token-0123456789' } }))).json()) as {
+    const listed = (await (await jobs.app.fetch(new Request('http://localhost/terminals', { headers: { authorization: 'Bearer test-token-0123456789' } }))).json()) as {
       terminals: Array<{ name: string; command: string; running: boolean; exitCode: number | null }>;
     };
     expect(listed.terminals.find((t) => t.name === 'panel-shop--add_apps')).toMatchObject({
@@ -138,7 +149,7 @@ describe('POST /workspace/repos/{repo}/apps', () => {
   });
 
   it('the shipped templates into a repo without a project: exact files and terminal, nothing to install', async () => {
-    await rm(join(ws.root, '.intentic/config/templates.json'));
+    await rm(join(jobs.root, '.intentic/config/templates.json'));
     expect(await addApps('site', [{ template: 'node-service', name: 'api' }, { template: 'static-site', name: 'www' }])).toEqual({ ok: true });
     expect(await finished('site')).toEqual({ code: 0, lines: ['Adding api (node-service)…', 'Adding www (static-site)…', 'added api, www to site', ''] });
     const shipped = (rel: string) => readFile(join(SHIPPED, rel), 'utf8');
@@ -146,7 +157,7 @@ describe('POST /workspace/repos/{repo}/apps', () => {
       const pkg = JSON.parse(await shipped(`apps/${key}/package.json`));
       return json({ ...pkg, name: `@app/${name}`, intentic: { template: key } });
     };
-    expect(await snapshot(join(ws.root, 'site'))).toEqual({
+    expect(await snapshot(join(jobs.root, 'site'))).toEqual({
       'README.md': '# site\n',
       'apps/api/package.json': await renamed('node-service', 'api'),
       'apps/api/server.js': await shipped('apps/node-service/server.js'),
@@ -158,33 +169,21 @@ describe('POST /workspace/repos/{repo}/apps', () => {
   });
 
   it('the workspace itself (`root`) holds apps too: the rule accepts root, repo ids and top-level folders', async () => {
-    await rm(join(ws.root, '.intentic/config/templates.json'));
+    await rm(join(jobs.root, '.intentic/config/templates.json'));
     expect(await addApps('root', [{ template: 'node-service', name: 'api' }])).toEqual({ ok: true });
     expect((await finished('root')).code).toBe(0);
-    expect(JSON.parse(await readFile(join(ws.root, 'apps/api/package.json'), 'utf8'))).toMatchObject({ name: '@app/api', intentic: { template: 'node-service' } });
+    expect(JSON.parse(await readFile(join(jobs.root, 'apps/api/package.json'), 'utf8'))).toMatchObject({ name: '@app/api', intentic: { template: 'node-service' } });
   });
 
-  it('a job running for the repo is CONFLICT: its own (until it ends) or a session under its terminal name', async () => {
-    await writeFile(join(ws.root, 'shop/package.json'), JSON.stringify({ ...SHOP_PACKAGE, scripts: { preinstall: 'sleep 1' } }));
-    expect(await addApps('shop', [{ template: 'hello', name: 'web' }])).toEqual({ ok: true });
-    expect(await failure(addApps('shop', [{ template: 'hello', name: 'admin' }]))).toEqual({
-      code: 'CONFLICT',
-      status: 409,
-      message: 'an add-apps job is running for repo "shop"',
-    });
-    expect((await finished('shop')).code).toBe(0);
-    await lstat(join(ws.root, 'shop/apps/web'));
-    await expect(lstat(join(ws.root, 'shop/apps/admin'))).rejects.toThrow(/ENOENT/);
-    // Someone's own session holding the job's terminal name.
-    await app.terminals!.remove('panel-shop--add_apps');
-    const other = app.terminals!.start({ name: 'panel-shop--add_apps', command: 'sleep 30', cwd: ws.root });
+  it("a session someone started under the job's terminal name is CONFLICT (a job's own run: the first test)", async () => {
+    const other = jobs.app.terminals!.start({ name: 'panel-shop--add_apps', command: 'sleep 30', cwd: jobs.root });
     expect(await failure(addApps('shop', [{ template: 'hello', name: 'admin' }]))).toEqual({
       code: 'CONFLICT',
       status: 409,
       message: 'an add-apps job is running for repo "shop"',
     });
     await other.kill();
-    await expect(lstat(join(ws.root, 'shop/apps/admin'))).rejects.toThrow(/ENOENT/);
+    await expect(lstat(join(jobs.root, 'shop/apps/admin'))).rejects.toThrow(/ENOENT/);
   });
 
   describe('refusals write nothing', () => {
@@ -217,22 +216,22 @@ describe('POST /workspace/repos/{repo}/apps', () => {
       ],
     ];
     it.each(cases)('%s', async (_name, repo, apps, expected) => {
-      await mkdir(join(ws.root, 'shop/apps/ui'), { recursive: true });
-      const before = await snapshot(ws.root);
+      await mkdir(join(jobs.root, 'shop/apps/ui'), { recursive: true });
+      const before = await snapshot(jobs.root);
       expect(await failure(addApps(repo, apps))).toEqual(expected);
-      expect(await snapshot(ws.root)).toEqual(before);
-      expect(app.terminals!.list()).toEqual([]);
+      expect(await snapshot(jobs.root)).toEqual(before);
+      expect(jobs.app.terminals!.list()).toEqual([]);
     });
 
     it('an unusable template source is PRECONDITION_FAILED', async () => {
-      await writeFile(join(ws.root, '.intentic/config/templates.json'), JSON.stringify({ source: 'nowhere' }));
-      const before = await snapshot(ws.root);
+      await writeFile(join(jobs.root, '.intentic/config/templates.json'), JSON.stringify({ source: 'nowhere' }));
+      const before = await snapshot(jobs.root);
       expect(await failure(addApps('shop', [{ template: 'hello', name: 'web' }]))).toEqual({
         code: 'PRECONDITION_FAILED',
         status: 412,
         message: 'template source "nowhere" is not a folder',
       });
-      expect(await snapshot(ws.root)).toEqual(before);
+      expect(await snapshot(jobs.root)).toEqual(before);
     });
   });
 });

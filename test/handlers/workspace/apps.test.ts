@@ -7,45 +7,29 @@
 import { readFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { NodeCommandLookup } from '../../../adapters/process/node-command-lookup.ts';
-import { NodeJobHost } from '../../../adapters/process/node-job-host.ts';
-import { NodePtyAdapter } from '../../../adapters/pty/node-pty-adapter.ts';
-import type { WorkspaceApp } from '../../../runtime/app.ts';
-import { intenticClient, orpcFailure } from '../../support/intentic-contract.ts';
-import { isRunning, waitFor } from '../../support/processes.ts';
-import { nodeApp, tempWorkspace, type TempWorkspace } from '../../support/workspace.ts';
+import { describe, expect, it } from 'vitest';
+import { orpcFailure } from '../../support/intentic-contract.ts';
+import { OFFLINE_NPMRC, useJobApp } from '../../support/job-app.ts';
+import { isRunning } from '../../support/processes.ts';
 
 // Writes its pid, then listens on PORT (every interface) and answers any request.
 const SERVER_JS = `require('node:fs').writeFileSync('pid', String(process.pid));
 require('node:http').createServer((q, s) => s.end('hello from ' + process.env.PORT)).listen(Number(process.env.PORT), () => console.log('listening on ' + process.env.PORT));
 `;
 
-let ws: TempWorkspace;
-let app: WorkspaceApp;
-let pty: NodePtyAdapter;
-beforeEach(async () => {
-  ws = await tempWorkspace({
-    'shop/package.json': JSON.stringify({ name: 'shop', private: true, workspaces: ['apps/*'] }),
-    'shop/node_modules/.keep': '',
-    // `setsid`: the server leaves the terminal's session, as a daemonising dev tool does.
-    'shop/apps/web/package.json': JSON.stringify({ name: 'web', scripts: { dev: 'setsid node server.js' }, devDependencies: { vite: '*' } }),
-    'shop/apps/web/server.js': SERVER_JS,
-    'shop/apps/idle/package.json': JSON.stringify({ name: 'idle', scripts: { dev: 'node -e "setInterval(() => {}, 1000)"' } }),
-    'fresh/package.json': JSON.stringify({ name: 'fresh', version: '1.0.0', scripts: { dev: 'node server.js' } }),
-    'fresh/.npmrc': 'offline=true\naudit=false\nfund=false\nupdate-notifier=false\n',
-    'fresh/server.js': SERVER_JS,
-  });
-  pty = new NodePtyAdapter();
-  app = nodeApp(ws.root, { pty, jobHost: new NodeJobHost(), commands: new NodeCommandLookup() });
-});
-afterEach(async () => {
-  await app.close();
-  await pty.killAll();
-  await ws.cleanup();
+const jobs = useJobApp({
+  'shop/package.json': JSON.stringify({ name: 'shop', private: true, workspaces: ['apps/*'] }),
+  'shop/node_modules/.keep': '',
+  // `setsid`: the server leaves the terminal's session, as a daemonising dev tool does.
+  'shop/apps/web/package.json': JSON.stringify({ name: 'web', scripts: { dev: 'setsid node server.js' }, devDependencies: { vite: '*' } }),
+  'shop/apps/web/server.js': SERVER_JS,
+  'shop/apps/idle/package.json': JSON.stringify({ name: 'idle', scripts: { dev: 'node -e "console.log(\'up, not listening\'); setInterval(() => {}, 1000)"' } }),
+  'fresh/package.json': JSON.stringify({ name: 'fresh', version: '1.0.0', scripts: { dev: 'node server.js' } }),
+  'fresh/.npmrc': OFFLINE_NPMRC,
+  'fresh/server.js': SERVER_JS,
 });
 
-const client = () => intenticClient(app).workspace;
+const client = () => jobs.client;
 const failure = orpcFailure;
 const refused = (port: number) =>
   new Promise<boolean>((resolve) => {
@@ -67,11 +51,11 @@ describe('apps', () => {
       ],
     });
     expect(await client().startApp({ repo: 'shop', app: 'web' })).toEqual({ ok: true });
-    const session = app.terminals!.get('panel-shop--web')!;
-    expect(session.info()).toMatchObject({ command: 'npm run dev', cwd: join(ws.root, 'shop/apps/web'), running: true });
+    const session = jobs.terminal('panel-shop--web')!;
+    expect(session.info()).toMatchObject({ command: 'npm run dev', cwd: join(jobs.root, 'shop/apps/web'), running: true });
     const port = portIn(await session.waitForOutput(/listening on \d+/, { timeoutMs: 8000 }));
     expect(await client().startApp({ repo: 'shop', app: 'web' })).toEqual({ ok: true }); // running: left alone
-    expect(app.terminals!.get('panel-shop--web')).toBe(session);
+    expect(jobs.terminal('panel-shop--web')).toBe(session);
 
     const listed = await client().appsList({ repo: 'shop' });
     expect(listed).toEqual({
@@ -82,7 +66,7 @@ describe('apps', () => {
     });
     expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toBe(`hello from ${port}`);
 
-    const serverPid = Number(await readFile(join(ws.root, 'shop/apps/web/pid'), 'utf8'));
+    const serverPid = Number(await readFile(join(jobs.root, 'shop/apps/web/pid'), 'utf8'));
     expect(isRunning(serverPid)).toBe(true);
     expect(await client().stopApp({ repo: 'shop', app: 'web' })).toEqual({ ok: true });
     expect(await refused(port)).toBe(true);
@@ -94,20 +78,20 @@ describe('apps', () => {
 
   it('a dev server that never listens: running, never healthy, the list answers within the probe limit, stop ends it', async () => {
     await client().startApp({ repo: 'shop', app: 'idle' });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await jobs.terminal('panel-shop--idle')!.waitForOutput('up, not listening', { timeoutMs: 8000 }); // it runs, and will not listen
     const started = Date.now();
     const { apps } = await client().appsList({ repo: 'shop' });
     expect(Date.now() - started).toBeLessThan(2000);
     expect(apps[0]).toEqual({ app: 'idle', running: true, healthy: false, previewUrl: expect.stringMatching(/^http:\/\/localhost:\d+\/$/) });
     await client().stopApp({ repo: 'shop', app: 'idle' });
-    expect(app.terminals!.get('panel-shop--idle')!.running).toBe(false);
+    expect(jobs.terminal('panel-shop--idle')!.running).toBe(false);
   });
 
   it('without node_modules, the project installs first (in its install terminal), then the dev server starts', async () => {
     expect(await client().startApp({ repo: 'fresh', app: 'fresh' })).toEqual({ ok: true });
-    const install = await waitFor(() => app.terminals!.get('panel-fresh--install'));
-    expect(install.info()).toMatchObject({ command: 'npm install', cwd: join(ws.root, 'fresh') });
-    const dev = await waitFor(() => app.terminals!.get('panel-fresh--fresh'), { timeoutMs: 10_000, what: 'the dev terminal' });
+    const install = await jobs.terminalOnceStarted('panel-fresh--install');
+    expect(install.info()).toMatchObject({ command: 'npm install', cwd: join(jobs.root, 'fresh') });
+    const dev = await jobs.terminalOnceStarted('panel-fresh--fresh');
     expect((await install.exited).code).toBe(0);
     const port = portIn(await dev.waitForOutput(/listening on \d+/, { timeoutMs: 8000 }));
     expect((await client().appsList({ repo: 'fresh' })).apps).toEqual([{ app: 'fresh', running: true, healthy: true, previewUrl: `http://localhost:${port}/` }]);
@@ -115,9 +99,9 @@ describe('apps', () => {
 
   it("the daemon's shutdown stops every dev server's whole tree", async () => {
     await client().startApp({ repo: 'shop', app: 'web' });
-    const port = portIn(await app.terminals!.get('panel-shop--web')!.waitForOutput(/listening on \d+/, { timeoutMs: 8000 }));
-    const serverPid = Number(await readFile(join(ws.root, 'shop/apps/web/pid'), 'utf8'));
-    await app.close();
+    const port = portIn(await jobs.terminal('panel-shop--web')!.waitForOutput(/listening on \d+/, { timeoutMs: 8000 }));
+    const serverPid = Number(await readFile(join(jobs.root, 'shop/apps/web/pid'), 'utf8'));
+    await jobs.app.close();
     expect(isRunning(serverPid)).toBe(false);
     expect(await refused(port)).toBe(true);
   });
@@ -132,6 +116,6 @@ describe('apps', () => {
     expect(await failure(client().stopApp({ repo: 'shop', app: '-x' }))).toMatchObject({ code: 'BAD_REQUEST', message: 'invalid app name "-x": it must match ^[a-z][a-z0-9-]*$' });
     expect(await failure(client().appsList({ repo: 'nope' }))).toEqual({ code: 'NOT_FOUND', status: 404, message: 'no repo named "nope"' });
     expect(await failure(client().startApp({ repo: '.hidden', app: 'web' }))).toEqual({ code: 'BAD_REQUEST', status: 400, message: 'invalid repo ".hidden"' });
-    expect(app.terminals!.list()).toEqual([]);
+    expect(jobs.app.terminals!.list()).toEqual([]);
   });
 });

@@ -1,10 +1,13 @@
 /**
  * `GET /workspace/setup` through Intentic's client over real folders: recipes, states (with a PATH of our own
- * making for needs-setup vs unsupported) and what the walk never reaches.
+ * making for needs-setup vs unsupported) and what the walk never reaches; and, end to end over a real pty and real
+ * `npm install`s held at a gate the test opens, `installing` while an install (or an add-apps job's) runs.
  */
-import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryFileSystem } from '../../../adapters/fs/memory-file-system.ts';
 import { NodeCommandLookup } from '../../../adapters/process/node-command-lookup.ts';
@@ -13,6 +16,8 @@ import { workspaceSetup } from '../../../handlers/workspace/setup.ts';
 import type { WorkspaceContext } from '../../../runtime/context.ts';
 import { createWorkspaceApp } from '../../../runtime/app.ts';
 import { intenticClient } from '../../support/intentic-contract.ts';
+import { GATED_PREINSTALL, heldAtGate, OFFLINE_NPMRC, openGate, useJobApp } from '../../support/job-app.ts';
+import { waitFor } from '../../support/processes.ts';
 import { nodeApp, request, tempWorkspace, TEST_TOKEN, type TempWorkspace } from '../../support/workspace.ts';
 
 const pkg = (manifest: Record<string, unknown>) => JSON.stringify(manifest);
@@ -174,5 +179,56 @@ describe('GET /workspace/setup', () => {
         { dir: 'b', ecosystem: 'node', manager: 'npm', command: 'npm install', evidence: 'package.json (no lockfile)', state: 'ready' },
       ],
     });
+  });
+});
+
+describe('`installing` of an add-apps job, end to end', () => {
+  // (Setup's `installing` during POST /workspace/setup/install: test/handlers/workspace/install.test.ts.)
+  const jobs = useJobApp(
+    {
+      'lib/package.json': pkg({ name: 'lib', version: '1.0.0' }),
+      'shop/package.json': pkg({ name: 'shop', private: true, workspaces: ['apps/*'], scripts: { preinstall: GATED_PREINSTALL }, dependencies: { lib: 'file:../lib' } }),
+      'shop/.npmrc': OFFLINE_NPMRC,
+    },
+    { templatesDir: fileURLToPath(new URL('../../../templates', import.meta.url)) },
+  );
+  const project = async (dir: string) => (await jobs.client.setup({})).projects.find((found) => found.dir === dir);
+  const npm = (dir: string, evidence: string, state: string) => ({ dir, ecosystem: 'node', manager: 'npm', command: 'npm install', evidence, state });
+  /**
+   * Setup's evidence for the held project, as the disk has it: the model reads the tree again after the job's
+   * copies and after each install, and npm writes a workspace root's lockfile before running its preinstall.
+   */
+  const evidenceOf = (dir: string) => (existsSync(join(jobs.root, dir, 'package-lock.json')) ? 'package-lock.json' : 'package.json (no lockfile)');
+
+  it("an add-apps job's install queues behind the project's running install, in its install terminal, installing all along", async () => {
+    expect(await project('shop')).toEqual(npm('shop', 'package.json (no lockfile)', 'needs-setup'));
+    expect(await jobs.client.install({ dirs: ['shop'] })).toEqual({ queued: ['shop'] });
+    await heldAtGate(jobs.root);
+    const first = jobs.terminal('panel-shop--install')!;
+    expect(await jobs.client.addApps({ repo: 'shop', apps: [{ template: 'node-service', name: 'api' }] })).toEqual({ ok: true });
+    const job = jobs.terminal('panel-shop--add_apps')!;
+    await job.waitForOutput('waiting for the install running in panel-shop--install…', { timeoutMs: 15_000 });
+    expect(await project('shop')).toEqual(npm('shop', evidenceOf('shop'), 'installing'));
+
+    // The first install ends; the job's install starts in the same terminal name, and setup still says installing.
+    await openGate(jobs.root);
+    expect((await first.exited).code).toBe(0);
+    await heldAtGate(jobs.root);
+    const second = jobs.terminal('panel-shop--install')!;
+    expect(second).not.toBe(first);
+    expect(second.info()).toMatchObject({ command: 'npm install', cwd: join(jobs.root, 'shop'), running: true });
+    expect(await project('shop')).toEqual(npm('shop', evidenceOf('shop'), 'installing'));
+    expect(job.running).toBe(true);
+
+    await openGate(jobs.root);
+    expect((await job.exited).code).toBe(0);
+    expect((await second.exited).code).toBe(0);
+    const lines = job.text().split('\r\n');
+    expect(lines.slice(0, 4)).toEqual(['Adding api (node-service)…', 'added api to shop', '$ npm install', 'waiting for the install running in panel-shop--install…']);
+    expect(lines.slice(4).join('\r\n')).toBe(second.text()); // the install's output, mirrored as it came
+    expect(second.text()).toContain('gate-opened');
+    await waitFor(async () => (await project('shop'))?.state !== 'installing', { timeoutMs: 15_000, what: 'shop no longer installing' });
+    expect(await project('shop')).toEqual(npm('shop', 'package-lock.json', 'ready'));
+    expect(await readlink(join(jobs.root, 'shop/node_modules/@app/api'))).toBe('../../apps/api');
   });
 });
