@@ -10,70 +10,11 @@ import type { FeedFrame } from '../../../core/changes/change-feed.ts';
 import { createWorkspaceApp, type WorkspaceApp, type WorkspaceAppOptions } from '../../../runtime/app.ts';
 import { startNodeServer, type NodeServer } from '../../../runtime/node/server.ts';
 import { waitFor } from '../../support/processes.ts';
+import { SseFrames, SSE_TIMEOUT_MS } from '../../support/sse-frames.ts';
 import { withOverrides } from '../../support/with-overrides.ts';
 import { q, request, tempWorkspace, TEST_TOKEN } from '../../support/workspace.ts';
 
 const sh = promisify(execFile);
-/** Generous: the machine is shared and loaded; every wait ends as soon as what it waits for arrives. */
-const TIMEOUT_MS = 15_000;
-const decoder = new TextDecoder();
-
-/** Reads an event stream block by block (a block is the text before a blank line: one event or one comment). */
-class EventStreamReader {
-  private buffer = '';
-  private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
-
-  constructor(body: ReadableStream<Uint8Array>) {
-    this.reader = body.getReader();
-  }
-
-  /** The next block, raw; `undefined` when the stream ended. */
-  async block(timeoutMs = TIMEOUT_MS): Promise<string | undefined> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const end = this.buffer.indexOf('\n\n');
-      if (end >= 0) {
-        const block = this.buffer.slice(0, end);
-        this.buffer = this.buffer.slice(end + 2);
-        return block;
-      }
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const result = await Promise.race([
-        this.reader.read(),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`no event within ${timeoutMs} ms`)), Math.max(0, deadline - Date.now()));
-        }),
-      ]).finally(() => clearTimeout(timer));
-      if (result.done) return undefined;
-      this.buffer += decoder.decode(result.value, { stream: true });
-    }
-  }
-
-  /** The next data frame, parsed (keep-alive comments skipped). */
-  async frame(timeoutMs = TIMEOUT_MS): Promise<FeedFrame | undefined> {
-    for (;;) {
-      const block = await this.block(timeoutMs);
-      if (block === undefined) return undefined;
-      if (block.startsWith(':')) continue;
-      expect(block).toMatch(/^data: [^\n]*$/); // one frame, one data line
-      return JSON.parse(block.slice('data: '.length)) as FeedFrame;
-    }
-  }
-
-  /** Frames until one satisfies `match` (which is returned); the others are collected into `skipped`. */
-  async until(match: (frame: FeedFrame) => boolean, skipped: FeedFrame[] = []): Promise<FeedFrame> {
-    for (;;) {
-      const frame = await this.frame();
-      if (!frame) throw new Error('the stream ended');
-      if (match(frame)) return frame;
-      skipped.push(frame);
-    }
-  }
-
-  cancel(): Promise<void> {
-    return this.reader.cancel();
-  }
-}
 
 const isChangeOf = (path: string) => (frame: FeedFrame) => frame.kind === 'change' && frame.change.absolutePath === path;
 
@@ -83,7 +24,7 @@ for (const backend of ['node', 'memory'] as const) {
     let fs: FileSystem;
     let app: WorkspaceApp;
     let cleanup: () => Promise<void>;
-    const open: EventStreamReader[] = [];
+    const open: SseFrames[] = [];
 
     async function makeApp(overrides: Partial<WorkspaceAppOptions> = {}) {
       await app?.close();
@@ -110,10 +51,10 @@ for (const backend of ['node', 'memory'] as const) {
       await cleanup();
     });
 
-    async function subscribe(query = ''): Promise<{ response: Response; events: EventStreamReader }> {
+    async function subscribe(query = ''): Promise<{ response: Response; events: SseFrames }> {
       const response = await app.fetch(request('/workspace-files/changes' + query));
       expect(response.status).toBe(200);
-      const events = new EventStreamReader(response.body!);
+      const events = new SseFrames(response.body!);
       open.push(events);
       return { response, events };
     }
@@ -270,7 +211,7 @@ describe('GET /workspace-files/changes: ordering', () => {
     });
     const app = createWorkspaceApp({ fs, root: '/ws', auth: { token: TEST_TOKEN } });
     try {
-      const events = new EventStreamReader((await app.fetch(request('/workspace-files/changes'))).body!);
+      const events = new SseFrames((await app.fetch(request('/workspace-files/changes'))).body!);
       await events.frame();
       const put = (path: string, content: string) =>
         app.fetch(request('/api/file' + q({ path }), { method: 'PUT', body: JSON.stringify({ content }) }));
@@ -297,7 +238,7 @@ describe('GET /workspace-files/changes over the real Node server, with the OS wa
   let root: string;
   let cleanup: () => Promise<void>;
   let server: NodeServer;
-  let events: EventStreamReader;
+  let events: SseFrames;
   let abort: AbortController;
 
   beforeEach(async () => {
@@ -310,7 +251,7 @@ describe('GET /workspace-files/changes over the real Node server, with the OS wa
       signal: abort.signal,
     });
     expect(response.status).toBe(200);
-    events = new EventStreamReader(response.body as ReadableStream<Uint8Array>);
+    events = new SseFrames(response.body as ReadableStream<Uint8Array>);
     // `ready` waits for the watcher's watches: everything after it is seen.
     expect(await events.frame()).toEqual({ kind: 'ready' });
   });
@@ -352,6 +293,6 @@ describe('GET /workspace-files/changes over the real Node server, with the OS wa
   it('a client that disconnects leaves no subscription behind', async () => {
     expect(server.changes.subscriberCount).toBe(1);
     abort.abort();
-    await waitFor(() => server.changes.subscriberCount === 0, { timeoutMs: TIMEOUT_MS, what: 'the subscription to close' });
+    await waitFor(() => server.changes.subscriberCount === 0, { timeoutMs: SSE_TIMEOUT_MS, what: 'the subscription to close' });
   });
 });

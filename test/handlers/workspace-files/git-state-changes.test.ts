@@ -12,6 +12,7 @@ import type { FeedFrame } from '../../../core/changes/change-feed.ts';
 import type { NodeServer } from '../../../runtime/node/server.ts';
 import { GIT_IDENTITY_ENV, startGitTestServer } from '../../support/git-test-server.ts';
 import { RpcClient } from '../../support/rpc-client.ts';
+import { SseFrames } from '../../support/sse-frames.ts';
 import { tempWorkspace, TEST_TOKEN } from '../../support/workspace.ts';
 
 const TIMEOUT_MS = 10_000;
@@ -20,53 +21,13 @@ const QUIET_MS = 400;
 const env = { ...process.env, ...GIT_IDENTITY_ENV };
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
 
-/** The SSE stream's frames; a read that times out keeps its pending chunk for the next one. */
-class Frames {
-  readonly seen: FeedFrame[] = [];
-  private buffer = '';
-  private pending: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
-  private readonly decoder = new TextDecoder();
-  constructor(private readonly reader: ReadableStreamDefaultReader<Uint8Array>) {}
-
-  /** The next data frame, or undefined when none arrives within `timeoutMs`. */
-  async next(timeoutMs = TIMEOUT_MS): Promise<FeedFrame | undefined> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const end = this.buffer.indexOf('\n\n');
-      if (end >= 0) {
-        const block = this.buffer.slice(0, end);
-        this.buffer = this.buffer.slice(end + 2);
-        if (block.startsWith(':')) continue; // keep-alive
-        const frame = JSON.parse(block.slice('data: '.length)) as FeedFrame;
-        this.seen.push(frame);
-        return frame;
-      }
-      this.pending ??= this.reader.read();
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const result = await Promise.race([
-        this.pending,
-        new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), Math.max(0, deadline - Date.now())))),
-      ]).finally(() => clearTimeout(timer));
-      if (result === 'timeout') return undefined;
-      this.pending = undefined;
-      if (result.done) throw new Error('the stream ended');
-      this.buffer += this.decoder.decode(result.value, { stream: true });
-    }
-  }
-
-  /** Frames until one satisfies `match`, which is returned. */
-  async until(match: (frame: FeedFrame) => boolean, what: string): Promise<FeedFrame> {
-    for (;;) {
-      const frame = await this.next();
-      if (!frame) throw new Error(`no frame for ${what} within ${TIMEOUT_MS} ms`);
-      if (match(frame)) return frame;
-    }
-  }
-
+/** The SSE stream's frames (the shared reader), with the git-state waits of these tests. */
+class Frames extends SseFrames {
   /** Waits for a `<repo>/.git` change whose version is not `previous`; returns that version. */
   async gitChange(repo: string, previous: string | undefined, what: string): Promise<string> {
     const frame = await this.until(
       (f) => f.kind === 'change' && f.change.absolutePath === `${repo}/.git` && 'version' in f.change && f.change.version !== previous,
+      [],
       what,
     );
     return (frame as { change: { version: string } }).change.version;
@@ -111,7 +72,7 @@ describe('git state in /workspace-files/changes (real server, OS watcher, termin
       signal: abort.signal,
     });
     expect(response.status).toBe(200);
-    frames = new Frames((response.body as ReadableStream<Uint8Array>).getReader());
+    frames = new Frames(response.body as ReadableStream<Uint8Array>, TIMEOUT_MS);
     expect(await frames.next()).toEqual({ kind: 'ready' }); // the repos' git dirs are watched from here on
   });
   afterEach(async () => {
@@ -152,7 +113,7 @@ describe('git state in /workspace-files/changes (real server, OS watcher, termin
   it("the daemon's get_git_status causes no git-state change; a terminal's plain git status that rewrites the index does", async () => {
     const later = new Date(Date.now() + 5000);
     utimesSync(`${app}/a.txt`, later, later); // same content, stale stat: a status with locks would rewrite the index
-    await frames.until((f) => f.kind === 'change' && f.change.absolutePath === `${app}/a.txt`, 'the touch');
+    await frames.until((f) => f.kind === 'change' && f.change.absolutePath === `${app}/a.txt`, [], 'the touch');
     const rpc = await RpcClient.connect(server);
     try {
       expect(await rpc.ok('get_git_status', { path: 'app' })).toEqual({
@@ -184,7 +145,7 @@ describe('git state in /workspace-files/changes (real server, OS watcher, termin
 
   it('git_init over /ws in a folder that exists (no new folder to notice): its commits are seen from the answer on', async () => {
     writeFileSync(`${root}/notes.txt`, 'n\n');
-    await frames.until((f) => f.kind === 'change' && f.change.absolutePath === `${root}/notes.txt`, 'the write');
+    await frames.until((f) => f.kind === 'change' && f.change.absolutePath === `${root}/notes.txt`, [], 'the write');
     const rpc = await RpcClient.connect(server);
     try {
       expect(await rpc.ok('git_init', { path: '.' })).toBe(`Initialized empty Git repository in ${root}/.git/`);

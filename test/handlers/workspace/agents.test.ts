@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { orpcError } from '../../support/intentic-contract.ts';
 import { request, q } from '../../support/workspace.ts';
 import { BACKENDS, createFixture, type Fixture } from '../../support/backends.ts';
+import { SseFrames } from '../../support/sse-frames.ts';
 
 const seed = {
   'README.md': 'shared readme\n',
@@ -211,32 +212,16 @@ describe.each(BACKENDS)("GET /workspace-files/changes?agent= speaks the agent's 
       await b.client.workspace.createAgent({ agent: 'a1' });
       const response = await b.app.fetch(request(`/workspace-files/changes${q({ agent: 'a1' })}`));
       expect(response.status).toBe(200);
-      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-      let buffered = '';
-      const nextFrame = async (): Promise<unknown> => {
-        for (;;) {
-          const end = buffered.indexOf('\n\n');
-          if (end >= 0) {
-            const event = buffered.slice(0, end);
-            buffered = buffered.slice(end + 2);
-            const data = event.split('\n').find((line) => line.startsWith('data: '));
-            if (data) return JSON.parse(data.slice(6));
-            continue;
-          }
-          const { done, value } = await reader.read();
-          if (done) throw new Error('stream ended');
-          buffered += value;
-        }
-      };
-      expect(await nextFrame()).toEqual({ kind: 'ready' });
+      const events = new SseFrames(response.body!);
+      expect(await events.frame()).toEqual({ kind: 'ready' });
       // The shared README changes, but the agent has its own copy: nothing for this view.
       await b.app.fetch(request(`/workspace/upload${q({ path: 'README.md' })}`, { method: 'POST', body: 'shared edit\n' }));
       await b.app.fetch(request(`/workspace/upload${q({ path: 'src/app.ts', agent: 'a1' })}`, { method: 'POST', body: 'agent\n' }));
-      const frame = (await nextFrame()) as { kind: string; change: { absolutePath: string; version: string } };
+      const frame = await events.frame();
       expect(frame).toEqual({ kind: 'change', change: { absolutePath: `${b.root}/src/app.ts`, version: expect.any(String) } });
       const view = await b.client.workspace.file({ agent: 'a1', path: 'src/app.ts' });
       expect(view).toMatchObject({ content: 'agent\n', shared: false });
-      await reader.cancel();
+      await events.cancel();
     } finally {
       await b.cleanup();
     }
