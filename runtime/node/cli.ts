@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { parseCliArgs, USAGE, UsageError, type CliCommand } from './args.ts';
-import { startNodeServer, type NodeServer } from './server.ts';
+import type { NodeServer } from './server.ts';
 
 /** Shutdown should take about a second (terminal grace period); past this something is stuck. */
 const SHUTDOWN_DEADLINE_MS = 10_000;
@@ -21,6 +21,8 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const { config } = command;
+  // Loaded only now: `--help` and usage errors answer without loading the whole daemon (~2 s of modules).
+  const { startNodeServer } = await import('./server.ts');
 
   let server: NodeServer;
   try {

@@ -192,12 +192,14 @@ describe('workspace-api CLI', () => {
   });
 
   it('refuses unknown flags with exit 2 and prints usage on --help', async () => {
+    // Two independent runs: started together, so their start-ups overlap.
     const bad = runCli(['--frobnicate']);
-    expect((await exitOf(bad)).code).toBe(2);
+    const help = runCli(['--help']);
+    const [badExit, helpExit] = await Promise.all([exitOf(bad), exitOf(help)]);
+    expect(badExit.code).toBe(2);
     expect(bad.stderr()).toMatch(/frobnicate/);
 
-    const help = runCli(['--help']);
-    expect((await exitOf(help)).code).toBe(0);
+    expect(helpExit.code).toBe(0);
     expect(help.stdoutLines()[0]).toBe('Usage: workspace-api [options]');
   });
 
