@@ -32,6 +32,8 @@ export interface ParsePoolOptions {
   workers?: number;
   /** The workers' nice value, 0 (default) to 19 (Linux; a no-op where threads have no priority of their own). */
   nice?: number;
+  /** One parse's bound, ms (default TreeSitterParsers' 2000): a parse past it counts as failed. */
+  maxParseMs?: number;
   /** Terminate the workers after this long without a request, ms (default 15 000). */
   idleMs?: number;
   /** Called with each worker the pool starts (tests observe its threadId and exit, or terminate it). */
@@ -54,7 +56,7 @@ const WORKER_ENTRY = new URL('./parse-worker.ts', import.meta.url);
 export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
   const pool = new WorkerParsePool(
     Math.max(1, Math.floor(options.workers ?? 1)),
-    { nice: options.nice ?? 0 },
+    { nice: options.nice ?? 0, ...(options.maxParseMs === undefined ? {} : { maxParseMs: options.maxParseMs }) },
     options.idleMs ?? DEFAULT_IDLE_MS,
     options.onWorkerStart,
   );

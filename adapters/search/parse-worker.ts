@@ -17,6 +17,8 @@ import { TreeSitterParsers } from './tree-sitter-parsers.ts';
 export interface ParseWorkerData {
   /** This thread's nice value (Linux keeps one per thread: the daemon's main thread is left as it is). */
   nice: number;
+  /** One parse's bound (TreeSitterParsers' `maxParseMs`; default its own). */
+  maxParseMs?: number;
 }
 
 /** A file's definitions, an `ast` pattern's matches in it, or its health figures (`bytes` undefined: too big). */
@@ -29,7 +31,7 @@ export type ParseReplyMessage =
   | { id: number; ok: true; result: SymbolDef[] | AstLineMatch[] | FileFigures }
   | { id: number; ok: false; message: string };
 
-const { nice } = (workerData ?? { nice: 0 }) as ParseWorkerData;
+const { nice, maxParseMs } = (workerData ?? { nice: 0 }) as ParseWorkerData;
 if (nice > 0) {
   try {
     setPriority(nice); // pid 0: on Linux this thread only
@@ -38,7 +40,7 @@ if (nice > 0) {
   }
 }
 
-const parsers = new TreeSitterParsers();
+const parsers = new TreeSitterParsers(maxParseMs === undefined ? {} : { maxParseMs });
 const symbolsOf = fileSymbols(parsers);
 const astMatches = inProcessAstMatcher(parsers);
 

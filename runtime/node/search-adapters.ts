@@ -15,6 +15,7 @@ import type { SearchAdapters } from '../../core/search/engine/engine-types.ts';
 
 const HEALTH_WORKERS_MAX = 4;
 const HEALTH_NICE = 10;
+const HEALTH_PARSE_MS = 15_000;
 
 export interface NodeSearchOptions {
   /** Keep the index on disk (the CLI does): under `indexDir`, else `$XDG_CACHE_HOME/workspace-api/…`. Default: in memory. */
@@ -35,8 +36,15 @@ export function nodeSearchAdapters(
   const scanner = createScanPool();
   const parsePool = createParsePool();
   // Health measures a whole tree at once (the kernel: ~1 GB of C to parse, minutes per core): its own pool, so
-  // `def` queries never wait behind it, on every core, niced so the daemon's main thread still comes first.
-  const healthPool = createParsePool({ workers: Math.min(HEALTH_WORKERS_MAX, availableParallelism()), nice: HEALTH_NICE });
+  // `def` queries never wait behind it, on every core, niced so the daemon's main thread still comes first. Its
+  // parse bound is longer than search's 2 s: a niced thread on a busy machine can take longer than that for a
+  // big C file (a 237 KB header takes 0.5 s on an idle core), which would then count the line heuristics'
+  // symbols (the kernel's symbol total moved by 861 between a loaded run and an idle one).
+  const healthPool = createParsePool({
+    workers: Math.min(HEALTH_WORKERS_MAX, availableParallelism()),
+    nice: HEALTH_NICE,
+    maxParseMs: HEALTH_PARSE_MS,
+  });
   const store = options.persist && !options.noIndex ? lockedStore(root, options) : undefined;
   const adapters: SearchAdapters & { eager?: boolean } = {
     scanner,
