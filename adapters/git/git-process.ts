@@ -115,7 +115,11 @@ function runGitProcess(gitPath: string, args: readonly string[], options: GitRun
     child.stdout.on('data', (chunk: Buffer) => {
       stdoutBytes += chunk.length;
       if (stdoutBytes > limits.maxStdoutBytes) {
-        stop(`${limits.label} printed more than ${formatBytes(limits.maxStdoutBytes)}; stopped`);
+        const reason = `${limits.label} printed more than ${formatBytes(limits.maxStdoutBytes)}; stopped`;
+        // 'exit' may come before the pipe's last data: a git that already exited is past the cap all the same
+        // (nothing left to kill), never an answer cut short.
+        if (exited) stopped ??= new GitRunError(reason);
+        else stop(reason);
         return;
       }
       stdout.push(chunk);
