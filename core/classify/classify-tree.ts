@@ -14,6 +14,7 @@ import { isFsError } from '../../adapters/fs/fs-error.ts';
 import { createIgnoreRules } from '../ignore/ignore-rules.ts';
 import { mapLimited } from '../listing/map-limited.ts';
 import { isWalkedFolder } from '../projects/walk-rules.ts';
+import { compareCodeUnits } from '../text/code-units.ts';
 import { classifyFile, PROBE_BYTES, type Classification } from './classify-file.ts';
 
 export const MARKERS: ReadonlySet<string> = new Set([
@@ -32,7 +33,7 @@ export async function classifyTree(fs: FileSystem, root: string, options: { excl
   async function visit(relative: string, entries: DirEntry[]): Promise<void> {
     const absolute = relative === '' ? root : `${root}/${relative}`;
     const matcher = await rules.folder(relative, { gitignore: entries.some((e) => e.name === '.gitignore' && e.type === 'file') });
-    const sorted = [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const sorted = [...entries].sort((a, b) => compareCodeUnits(a.name, b.name));
     const path = (name: string) => (relative === '' ? name : `${relative}/${name}`);
     const full = (name: string) => `${absolute === '/' ? '' : absolute}/${name}`;
     for (const entry of sorted) {
@@ -64,7 +65,7 @@ export function repositoryMarker(entries: readonly DirEntry[]): string | undefin
   const markers = entries
     .filter((entry) => entry.type === 'file' && (MARKERS.has(entry.name) || entry.name.endsWith('.sln') || entry.name.endsWith('.csproj')))
     .map((entry) => entry.name)
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    .sort(compareCodeUnits);
   if (markers.length > 0) return markers[0];
   const has = (name: string, ...types: string[]) => entries.some((entry) => entry.name === name && types.includes(entry.type));
   if (has('.git', 'dir', 'file')) return '.git';

@@ -23,6 +23,7 @@ import { isFsError } from '../../adapters/fs/fs-error.ts';
 import type { ChangeFeed, ChangeSubscription } from '../changes/change-feed.ts';
 import type { GitRunner } from '../git/git-runner.ts';
 import { mapLimited } from '../listing/map-limited.ts';
+import { compareCodeUnits } from '../text/code-units.ts';
 import type { RepoScope } from '../projects/repo-scope.ts';
 import type { ParserAdapter } from '../search/symbols/syntax-tree.ts';
 import { ChurnReader, type FileChurn } from './churn.ts';
@@ -303,7 +304,7 @@ function answer(repo: string, measurement: Measurement, churn: Map<string, FileC
       });
     }
   }
-  hotspots.sort((a, b) => b.score - a.score || byCodeUnit(a.path, b.path));
+  hotspots.sort((a, b) => b.score - a.score || compareCodeUnits(a.path, b.path));
   return {
     repo,
     totals: { files: files.length, symbols, complexity, hotspots: hotspots.length },
@@ -328,10 +329,6 @@ export function rankModules(files: readonly MeasuredFile[], packages: ReadonlyMa
   return files
     .map((file, i) => ({ file, rank: rank[i]! }))
     .filter(({ file }) => file.figures.exports > 0 && !file.figures.generated)
-    .sort((a, b) => b.rank - a.rank || byCodeUnit(a.file.path, b.file.path))
+    .sort((a, b) => b.rank - a.rank || compareCodeUnits(a.file.path, b.file.path))
     .map(({ file }) => ({ path: file.path, exports: file.figures.exports }));
-}
-
-function byCodeUnit(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -9,6 +9,7 @@ import type { DirEntry, FileSystem } from '../../adapters/fs/file-system.ts';
 import { isFsError } from '../../adapters/fs/fs-error.ts';
 import { createIgnoreRules } from '../ignore/ignore-rules.ts';
 import { mapLimited } from '../listing/map-limited.ts';
+import { compareCodeUnits } from '../text/code-units.ts';
 import type { RepoScope } from '../projects/repo-scope.ts';
 import { isWalkedFolder } from '../projects/walk-rules.ts';
 
@@ -56,7 +57,7 @@ export async function listScopeFiles(
     }
     folders = next;
   }
-  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return files.sort((a, b) => compareCodeUnits(a.path, b.path));
 }
 
 function isGitEntry(entry: DirEntry): boolean {

@@ -7,6 +7,7 @@
  */
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
 import { dirname, join } from '../../adapters/fs/posix-path.ts';
+import { compareCodeUnits } from '../text/code-units.ts';
 import { stagingName } from '../tree-ops/staging-name.ts';
 
 export const SKIPPED_IN_COPIES: ReadonlySet<string> = new Set(['node_modules', '.git', 'dist']);
@@ -33,7 +34,7 @@ export async function copyTemplateFolder(
 async function copyInto(fs: FileSystem, from: string, to: string): Promise<void> {
   await fs.mkdir(to);
   const entries = await fs.readdir(from);
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  entries.sort((a, b) => compareCodeUnits(a.name, b.name));
   for (const entry of entries) {
     if (SKIPPED_IN_COPIES.has(entry.name)) continue;
     const source = join(from, entry.name);

@@ -9,7 +9,8 @@
  */
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
 import type { AppInfo, PackageInfo, ProjectRecipe } from './project-model.ts';
-import { childRelative, compareCodeUnits, entryType, sortedEntries } from './fs-probe.ts';
+import { compareCodeUnits } from '../text/code-units.ts';
+import { childRelative, entryType, sortedEntries } from './fs-probe.ts';
 import { dependencyNames, isRecord, packageName, readManifest, scriptOf, type Manifest } from './package-manifest.ts';
 import { isWalkedFolder } from './walk-rules.ts';
 

@@ -1,6 +1,7 @@
 /** Small FileSystem questions the project walks ask, where "gone" or "unreadable" is an answer, not an error. */
 import type { DirEntry, FileSystem } from '../../adapters/fs/file-system.ts';
 import { isFsError } from '../../adapters/fs/fs-error.ts';
+import { compareCodeUnits } from '../text/code-units.ts';
 
 /** The entry's own type (a link is `symlink`: never followed), or undefined when there is none. */
 export async function entryType(fs: FileSystem, path: string): Promise<string | undefined> {
@@ -22,10 +23,6 @@ export async function sortedEntries(fs: FileSystem, dir: string): Promise<DirEnt
     throw error;
   }
   return entries.sort((a, b) => compareCodeUnits(a.name, b.name));
-}
-
-export function compareCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** `dir/name` for absolute POSIX folders, the root `/` included. */

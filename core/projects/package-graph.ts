@@ -7,7 +7,7 @@
  */
 import type { PackageInfo } from './project-model.ts';
 import { dependencyNames } from './package-manifest.ts';
-import { compareCodeUnits } from './fs-probe.ts';
+import { compareCodeUnits } from '../text/code-units.ts';
 
 export type EdgeType = 'prod' | 'dev' | 'peer';
 

@@ -11,7 +11,8 @@ import picomatch from 'picomatch/posix';
 import { parse as parseYaml } from 'yaml';
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
 import type { PackageInfo } from './project-model.ts';
-import { childPath, childRelative, compareCodeUnits, sortedEntries } from './fs-probe.ts';
+import { compareCodeUnits } from '../text/code-units.ts';
+import { childPath, childRelative, sortedEntries } from './fs-probe.ts';
 import { isRecord, packageName, readManifest, readRegularText, type Manifest } from './package-manifest.ts';
 import { isWalkedFolder } from './walk-rules.ts';
 

@@ -3,6 +3,7 @@ import { join } from '../../adapters/fs/posix-path.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
 import { jsonResponse } from '../../runtime/errors/render.ts';
 import { parseFrontmatter } from './frontmatter.ts';
+import { compareCodeUnits } from '../../core/text/code-units.ts';
 
 export type SkillSource = 'project' | 'user';
 
@@ -32,10 +33,6 @@ export async function listSkills(_request: Request, ctx: WorkspaceContext): Prom
   const skills = [...project, ...user.filter((skill) => !projectNames.has(skill.name))];
   skills.sort((a, b) => compareCodeUnits(a.name, b.name) || compareCodeUnits(a.path, b.path));
   return jsonResponse({ skills });
-}
-
-function compareCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 async function skillsIn(ctx: WorkspaceContext, folder: string, source: SkillSource): Promise<Skill[]> {

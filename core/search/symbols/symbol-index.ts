@@ -17,6 +17,7 @@ import { fileSymbols, type SymbolsOf } from './file-symbols.ts';
 import { isSourcePath } from './source-language.ts';
 import type { SymbolDef } from './symbol-def.ts';
 import type { ParserAdapter } from './syntax-tree.ts';
+import { compareCodeUnits } from '../../text/code-units.ts';
 
 export interface SymbolIndexOptions {
   /** The live file list (every call returns the current one). */
@@ -240,8 +241,4 @@ export class SymbolIndex {
     }
     if (!this.#stopped) this.#state = 'ready';
   }
-}
-
-function compareCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
