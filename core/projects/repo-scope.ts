@@ -5,7 +5,7 @@
  * with lstat segment by segment, so a link never makes a scope (nothing outside the workspace is reached).
  */
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
-import { isFsError } from '../../adapters/fs/fs-error.ts';
+import { lstatOrUndefined } from '../tree-ops/transfer-checks.ts';
 import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
 import { isRepoFolderName, MAX_SEGMENTS } from '../git/discover-repos.ts';
 
@@ -35,22 +35,13 @@ export async function resolveRepoScope(fs: FileSystem, root: string, repo: strin
   let dir = root;
   for (const [index, segment] of segments.entries()) {
     dir = `${dir === '/' ? '' : dir}/${segment}`;
-    if ((await typeOf(fs, dir)) !== 'dir') throw noRepo(repo);
+    if ((await lstatOrUndefined(fs, dir))?.type !== 'dir') throw noRepo(repo);
     // A top-level folder is a scope of its own; deeper, only a repo (its `.git`, a folder or a worktree's file)
     // that no repo above it holds: discovery does not enter a repo, so a repo inside one has no id.
     const last = index === segments.length - 1;
-    if (segments.length > 1 && holdsGit(await typeOf(fs, `${dir}/.git`)) !== last) throw noRepo(repo);
+    if (segments.length > 1 && holdsGit((await lstatOrUndefined(fs, `${dir}/.git`))?.type) !== last) throw noRepo(repo);
   }
   return { id: repo, dir, relative: repo };
-}
-
-async function typeOf(fs: FileSystem, path: string): Promise<string | undefined> {
-  try {
-    return (await fs.lstat(path)).type;
-  } catch (error) {
-    if (isFsError(error, 'not-found') || isFsError(error, 'not-directory')) return undefined;
-    throw error;
-  }
 }
 
 function noRepo(repo: string): WorkspaceError {

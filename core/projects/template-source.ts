@@ -29,6 +29,7 @@ import { checkCloneUrl, CLONE_PROTOCOLS } from '../git/clone-request.ts';
 import { refName } from '../git/git-args.ts';
 import { GitRunError, type GitRunner } from '../git/git-runner.ts';
 import { stagingName } from '../tree-ops/staging-name.ts';
+import { lstatOrUndefined } from '../tree-ops/transfer-checks.ts';
 import { STATE_FOLDER } from './walk-rules.ts';
 
 export const TEMPLATES_CONFIG = `${STATE_FOLDER}/config/templates.json`;
@@ -141,7 +142,7 @@ export function createTemplateSources(options: TemplateSourceOptions): TemplateS
     if (git === undefined) throw unusable(`template source "${url}" is a git URL, and git is not available on this runtime`);
     const cacheRoot = join(root, TEMPLATES_CACHE);
     const dir = join(cacheRoot, await cacheKey(url, ref));
-    if ((await typeOf(fs, dir)) === 'dir') return dir;
+    if ((await lstatOrUndefined(fs, dir))?.type === 'dir') return dir;
     if (!fetch) throw unusable(`template source "${url}" at "${ref}" is not fetched yet`);
     let clone = cloning.get(dir);
     if (clone === undefined) {
@@ -165,7 +166,7 @@ export function createTemplateSources(options: TemplateSourceOptions): TemplateS
         throw unusable(`template source "${url}" at "${ref}" cannot be cloned: ${why}`);
       }
       await fs.remove(join(staging, '.git'), { recursive: true }).catch(() => {});
-      if ((await typeOf(fs, dir)) !== 'dir') await fs.rename(staging, dir);
+      if ((await lstatOrUndefined(fs, dir))?.type !== 'dir') await fs.rename(staging, dir);
       return dir;
     } finally {
       await fs.remove(staging, { recursive: true }).catch(() => {}); // gone already when renamed
@@ -259,15 +260,6 @@ function isGitUrl(source: string): boolean {
 async function cacheKey(url: string, ref: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${url}\n${ref}`));
   return Array.from(new Uint8Array(digest).subarray(0, 10), (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-async function typeOf(fs: FileSystem, path: string): Promise<string | undefined> {
-  try {
-    return (await fs.lstat(path)).type;
-  } catch (error) {
-    if (isFsError(error, 'not-found') || isFsError(error, 'not-directory')) return undefined;
-    throw error;
-  }
 }
 
 async function statType(fs: FileSystem, path: string): Promise<string | undefined> {
