@@ -3,6 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 /** One process as /proc/<pid>/stat describes it. */
 export interface ProcRow {
   pid: number;
+  /** The command name (`comm`, at most 15 bytes). */
+  comm: string;
   ppid: number;
   pgrp: number;
   session: number;
@@ -35,9 +37,11 @@ export function readProcTable(): Map<number, ProcRow> | undefined {
     }
     // "pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime cutime
     // cstime priority nice threads itrealvalue starttime ..." — comm may hold spaces and parentheses.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const close = stat.lastIndexOf(')');
+    const fields = stat.slice(close + 2).split(' ');
     rows.set(Number(name), {
       pid: Number(name),
+      comm: stat.slice(stat.indexOf('(') + 1, close),
       state: fields[0] ?? '',
       ppid: Number(fields[1]),
       pgrp: Number(fields[2]),

@@ -63,7 +63,8 @@ function groupExists(leader: number): boolean {
   }
 }
 
-function trySignal(target: number, signal: NodeJS.Signals): void {
+/** Sends `signal` to `target` (a pid, or -pgid); one that is gone or not ours is no error. */
+export function trySignal(target: number, signal: NodeJS.Signals): void {
   try {
     process.kill(target, signal);
   } catch (error) {

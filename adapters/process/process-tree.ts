@@ -1,4 +1,5 @@
 import { readProcTable, type ProcRow } from '../posix/proc-table.ts';
+import { trySignal } from '../posix/session-signals.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
@@ -46,15 +47,6 @@ function living(known: Map<number, string>, rows: Map<number, ProcRow>): number[
     if (row && row.start === start && alive(row)) pids.push(pid);
   }
   return pids;
-}
-
-function trySignal(target: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(target, signal);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ESRCH' && code !== 'EPERM') throw error;
-  }
 }
 
 /**

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { readProcTable } from '../../adapters/posix/proc-table.ts';
 
 /** Whether `pid` runs (a zombie waiting for its reaper counts as gone). Linux: reads /proc. */
 export function isRunning(pid: number): boolean {
@@ -39,31 +41,19 @@ export interface ProcessEntry {
   label: string;
 }
 
-/** Every process on the machine, from /proc/<pid>/stat (Linux); ones that exit while we look are skipped. */
+/** Every process on the machine (adapters/posix/proc-table.ts, Linux); ones that exit while we look are skipped. */
 export function processTable(): ProcessEntry[] {
-  const table: ProcessEntry[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${name}/stat`, 'latin1');
-    } catch {
-      continue; // exited while we looked
-    }
-    // "pid (comm) state ppid pgrp session ..." — comm may contain spaces and parentheses.
-    const close = stat.lastIndexOf(')');
-    const fields = stat.slice(close + 2).split(' ');
-    table.push({
-      pid: Number(name),
-      comm: stat.slice(stat.indexOf('(') + 1, close),
-      state: fields[0] ?? '',
-      ppid: Number(fields[1]),
-      pgrp: Number(fields[2]),
-      sid: Number(fields[3]),
-      label: stat.slice(0, close + 3),
-    });
-  }
-  return table;
+  const rows = readProcTable();
+  if (rows === undefined) throw new Error('no /proc here: these tests need Linux');
+  return [...rows.values()].map(({ pid, comm, state, ppid, pgrp, session }) => ({
+    pid,
+    comm,
+    state,
+    ppid,
+    pgrp,
+    sid: session,
+    label: `${pid} (${comm}) ${state}`,
+  }));
 }
 
 /** The pids whose command name is `comm` and whose session id is `sid` (Linux /proc). */
@@ -95,5 +85,17 @@ export function usePlainShell(): void {
   afterAll(() => {
     if (originalShell === undefined) delete process.env.SHELL;
     else process.env.SHELL = originalShell;
+  });
+}
+
+/** Whether a TCP connect to 127.0.0.1:`port` is refused (nothing listens there). */
+export function portRefused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
   });
 }

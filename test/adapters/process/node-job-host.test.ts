@@ -7,12 +7,12 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { createServer as createTcpServer, connect, type Server } from 'node:net';
+import { createServer as createTcpServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NodeJobHost } from '../../../adapters/process/node-job-host.ts';
-import { isRunning, waitFor } from '../../support/processes.ts';
+import { isRunning, portRefused, waitFor } from '../../support/processes.ts';
 
 const host = new NodeJobHost();
 let scratch: string;
@@ -24,15 +24,6 @@ afterAll(() => rm(scratch, { recursive: true, force: true }));
 const listen = (server: Server, port = 0) =>
   new Promise<number>((resolve) => server.listen(port, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
 const close = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
-const refused = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
-  });
 
 describe('env', () => {
   it('is the daemon environment minus npm_* (and its terminal variables), PATH led by <cwd>/node_modules/.bin, extra on top', () => {
@@ -47,7 +38,7 @@ describe('freePort', () => {
   it('gives a port nothing listens on, that a server can then bind', async () => {
     const port = await host.freePort();
     expect(port).toBeGreaterThan(0);
-    expect(await refused(port)).toBe(true);
+    expect(await portRefused(port)).toBe(true);
     const server = createTcpServer();
     expect(await listen(server, port)).toBe(port);
     await close(server);

@@ -5,12 +5,11 @@
  * free at once. A dev server that never listens stays unhealthy without hanging the call.
  */
 import { readFile } from 'node:fs/promises';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { orpcFailure } from '../../support/intentic-contract.ts';
 import { OFFLINE_NPMRC, useJobApp } from '../../support/job-app.ts';
-import { isRunning } from '../../support/processes.ts';
+import { isRunning, portRefused } from '../../support/processes.ts';
 
 // Writes its pid, then listens on PORT (every interface) and answers any request.
 const SERVER_JS = `require('node:fs').writeFileSync('pid', String(process.pid));
@@ -31,15 +30,6 @@ const jobs = useJobApp({
 
 const client = () => jobs.client;
 const failure = orpcFailure;
-const refused = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
-  });
 const portIn = (text: string) => Number(/listening on (\d+)/.exec(text)![1]);
 
 describe('apps', () => {
@@ -69,7 +59,7 @@ describe('apps', () => {
     const serverPid = Number(await readFile(join(jobs.root, 'shop/apps/web/pid'), 'utf8'));
     expect(isRunning(serverPid)).toBe(true);
     expect(await client().stopApp({ repo: 'shop', app: 'web' })).toEqual({ ok: true });
-    expect(await refused(port)).toBe(true);
+    expect(await portRefused(port)).toBe(true);
     expect(isRunning(serverPid)).toBe(false);
     expect((await client().appsList({ repo: 'shop' })).apps[1]).toEqual({ app: 'web', running: false, healthy: false, kind: 'vite' });
     expect(await client().stopApp({ repo: 'shop', app: 'web' })).toEqual({ ok: true }); // nothing runs
@@ -103,7 +93,7 @@ describe('apps', () => {
     const serverPid = Number(await readFile(join(jobs.root, 'shop/apps/web/pid'), 'utf8'));
     await jobs.app.close();
     expect(isRunning(serverPid)).toBe(false);
-    expect(await refused(port)).toBe(true);
+    expect(await portRefused(port)).toBe(true);
   });
 
   it('unknown app NOT_FOUND naming it; a malformed app name or repo BAD_REQUEST; an unknown repo NOT_FOUND', async () => {
