@@ -140,7 +140,6 @@ export function createHealthEngine(options: HealthEngineOptions): HealthEngine {
           cache.clear();
           (await stampedFigures()).clear();
           unsaved = true;
-
           for (const state of scopes.values()) state.generation++;
         } else if (frame.kind === 'change') {
           const path = frame.change.absolutePath;

@@ -13,7 +13,8 @@ import type { RepoScope } from '../projects/repo-scope.ts';
 import type { TerminalManager } from '../terminals/terminal-manager.ts';
 import type { InstallQueue } from './install-queue.ts';
 import type { JobHost } from './job-host.ts';
-import { devTerminalName, installTerminalName, repoKey, shellQuote } from './job-names.ts';
+import { shellQuote } from '../shell-quote.ts';
+import { devTerminalName, installTerminalName, repoKey } from './job-names.ts';
 import { startJobTerminal } from './job-terminal.ts';
 
 export const APP_NAME = /^[a-z][a-z0-9-]*$/;

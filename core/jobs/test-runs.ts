@@ -12,7 +12,8 @@ import type { RepoScope } from '../projects/repo-scope.ts';
 import type { TerminalManager } from '../terminals/terminal-manager.ts';
 import { checkDirs } from './job-dirs.ts';
 import type { JobHost } from './job-host.ts';
-import { shellQuote, testTerminalName } from './job-names.ts';
+import { shellQuote } from '../shell-quote.ts';
+import { testTerminalName } from './job-names.ts';
 import { startJobTerminal } from './job-terminal.ts';
 
 export const SESSION_NAME = /^[a-z0-9][a-z0-9_-]*$/;
