@@ -35,7 +35,7 @@ import type { AuthConfig } from './auth.ts';
 import { defaultLimits, type Limits, type WorkspaceContext } from './context.ts';
 import { isOriginAllowedToAct, preflight, withCorsHeaders, type OriginPolicy } from './cors.ts';
 import { jsonResponse } from './errors/render.ts';
-import { resolveInsideRoot } from './paths/resolve-inside-root.ts';
+import { resolveInsideRoot } from '../core/paths/resolve-inside-root.ts';
 import { createRouter } from './routes.ts';
 import type { Upgrader } from './websocket.ts';
 

@@ -124,7 +124,7 @@ export interface WorkspaceContext {
   readonly zip: ZipAdapter | undefined;
   /** Accepts a WebSocket upgrade for this request; absent when the runtime or request cannot upgrade. */
   readonly upgrade: Upgrader | undefined;
-  /** Resolves a client path to an absolute real path inside the root (runtime/paths/resolve-inside-root.ts). */
+  /** Resolves a client path to an absolute real path inside the root (core/paths/resolve-inside-root.ts). */
   resolve(path: string): Promise<string>;
   /** Every change to the workspace, for subscribers (core/changes). */
   readonly changes: ChangeFeed;

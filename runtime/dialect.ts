@@ -1,7 +1,7 @@
 import { isAuthorized, type AuthConfig } from './auth.ts';
 import type { Handler, WorkspaceContext } from './context.ts';
 import { renderError, type Dialect } from './errors/render.ts';
-import { toWorkspaceError, WorkspaceError } from './errors/workspace-error.ts';
+import { toWorkspaceError, WorkspaceError } from '../core/errors/workspace-error.ts';
 
 export type RouteHandler = (request: Request, ctx: WorkspaceContext) => Promise<Response>;
 

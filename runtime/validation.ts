@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { concatBytes } from '../adapters/fs/concat-bytes.ts';
-import { WorkspaceError } from './errors/workspace-error.ts';
+import { WorkspaceError } from '../core/errors/workspace-error.ts';
 
 /** Renders zod issues as one readable line: "limit: Too big: expected number to be <=500". */
 function describe(error: z.ZodError): string {

@@ -4,7 +4,7 @@
  *
  * Rules every backend follows (the contract suite in test/adapters/fs checks them all):
  * - Paths are absolute POSIX strings ("/a/b"), already normalised; backends never see "..".
- *   Containment is decided above this layer (runtime/paths), not here.
+ *   Containment is decided above this layer (core/paths), not here.
  * - `stat`, `read*`, `readdir` and `write` follow symlinks; `lstat`, `readlink`, `remove` and `rename`
  *   act on the link itself.
  * - `version` is an opaque string that changes whenever a file's content changes.

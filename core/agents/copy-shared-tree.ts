@@ -10,7 +10,7 @@
  */
 import type { FileSystem, FileType } from '../../adapters/fs/file-system.ts';
 import { isInside, join } from '../../adapters/fs/posix-path.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../errors/workspace-error.ts';
 import { createIgnoreRules } from '../ignore/ignore-rules.ts';
 import { holdsVirtualenvMarker } from '../ignore/package-stores.ts';
 

@@ -3,7 +3,7 @@
  * The agreed API; the implementation is ./agent-copies.ts.
  */
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../errors/workspace-error.ts';
 import type { Change } from '../changes/change-feed.ts';
 
 /** seeds/README.md §001: agent ids. */
@@ -15,7 +15,7 @@ export interface WorkspaceView {
   /** The workspace root (a real absolute path); an agent's view presents its copy at the same paths. */
   readonly root: string;
   readonly agent: string | undefined;
-  /** Client path → absolute real path inside the root, through this view's fs (runtime/paths). */
+  /** Client path → absolute real path inside the root, through this view's fs (core/paths). */
   resolve(path: string): Promise<string>;
   /**
    * Whether the shared tree (not the agent's copy) answers for `path` (absolute, as `resolve` returns it, or

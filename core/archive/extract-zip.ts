@@ -16,7 +16,7 @@ import type { ZipAdapter, ZipArchive, ZipEntryInfo } from '../../adapters/archiv
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
 import { isFsError } from '../../adapters/fs/fs-error.ts';
 import { dirname, join } from '../../adapters/fs/posix-path.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../errors/workspace-error.ts';
 import { makeFolders } from '../tree-ops/make-folders.ts';
 import { cannotExtract, planExtraction, type ExtractionPlan } from './extraction-plan.ts';
 import { checkDeclaredSizes, checkEntryCount, type ZipCaps } from './zip-caps.ts';

@@ -14,7 +14,7 @@ import type { FileSystem, FileType } from '../../adapters/fs/file-system.ts';
 import { isFsError } from '../../adapters/fs/fs-error.ts';
 import { basename, dirname, isInside, join } from '../../adapters/fs/posix-path.ts';
 import type { ZipEntryInfo } from '../../adapters/archive/zip-adapter.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../errors/workspace-error.ts';
 import { safeEntryPath } from './entry-path.ts';
 
 export interface PlannedFile {

@@ -4,7 +4,7 @@
  * streams fail when an entry inflates past its declared size, and core/archive/extract-zip.ts counts the
  * bytes again, so the declared sizes these caps hold also bound what is actually written.
  */
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../errors/workspace-error.ts';
 
 export interface ZipCaps {
   maxEntries: number;

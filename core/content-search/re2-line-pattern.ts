@@ -20,7 +20,7 @@
  *   previous match may be the one before the next (and `^` is left out there).
  */
 import { RE2JS, RE2JSException, type Matcher } from 're2js';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../errors/workspace-error.ts';
 import { WORD, type LineMatch, type LinePattern, type PatternOptions } from './line-pattern.ts';
 import { unicodePerlClasses } from './unicode-perl-classes.ts';
 

@@ -24,7 +24,7 @@
  */
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
 import { isFsError } from '../../adapters/fs/fs-error.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../errors/workspace-error.ts';
 import { isReadableFile, walkListing } from '../listing/walk-listing.ts';
 import { compileSearchPattern, type LinePattern, type PatternOptions } from './search-pattern.ts';
 

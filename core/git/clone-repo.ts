@@ -12,7 +12,7 @@
  * git's), until the next clone of that name replaces it.
  */
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../errors/workspace-error.ts';
 import { shellQuote } from '../shell-quote.ts';
 import { stagingName } from '../tree-ops/staging-name.ts';
 import { lstatOrUndefined } from '../tree-ops/transfer-checks.ts';

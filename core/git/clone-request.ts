@@ -8,7 +8,7 @@
  *   `[user@]host:path` (no `://`). `file://`, `ext::` (runs a command), a path, or anything starting `-` (an option
  *   to git) is refused here, and git itself is run with GIT_ALLOW_PROTOCOL limited to the same four.
  */
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../errors/workspace-error.ts';
 import { isRepoFolderName } from './discover-repos.ts';
 
 const RESERVED_NAMES = new Set(['intent', 'desired-state', 'app', 'root', 'refs', 'public']);

@@ -1,13 +1,13 @@
 import { isFsError } from '../../adapters/fs/fs-error.ts';
 import { isInside, normalize } from '../../adapters/fs/posix-path.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../errors/workspace-error.ts';
 
 /**
  * The argument rules of 002-git.md's "Arguments" table (`file`, `commit`, `name`, `fromRef`): each returns the
  * cleaned value or throws `bad-request` with the table's exact message. They run before any git process, so a
  * bad argument never reaches git — also for the commands where a git failure would be answered with `[]` or `""`.
  *
- * `path` (the repo folder) is not here: it is a workspace path, decided by runtime/paths/resolve-inside-root.ts.
+ * `path` (the repo folder) is not here: it is a workspace path, decided by core/paths/resolve-inside-root.ts.
  */
 
 /**

@@ -2,7 +2,7 @@
  * The git commands that make or unmake commits and stashes (002-git.md "The other 27"): commit and amend, undo,
  * revert, stash push and pop. Answers follow the **text rule**.
  */
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../errors/workspace-error.ts';
 import { textRule, type GitAnswer } from './git-output-rules.ts';
 import type { RepoGit } from './repo-git.ts';
 

@@ -23,7 +23,7 @@
  */
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
 import { dirname, isInside, join } from '../../adapters/fs/posix-path.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../errors/workspace-error.ts';
 import type { ProjectModel, ProjectRecipe } from '../projects/project-model.ts';
 import type { RepoScope } from '../projects/repo-scope.ts';
 import { appDirOf, sourceFolder, type TemplateInfo, type TemplateSource, type TemplateSources } from '../projects/template-source.ts';

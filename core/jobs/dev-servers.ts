@@ -7,7 +7,7 @@
  */
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
 import { join } from '../../adapters/fs/posix-path.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../errors/workspace-error.ts';
 import type { AppInfo, ProjectModel } from '../projects/project-model.ts';
 import type { RepoScope } from '../projects/repo-scope.ts';
 import type { TerminalManager } from '../terminals/terminal-manager.ts';

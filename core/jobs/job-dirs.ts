@@ -6,7 +6,7 @@
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
 import { isFsError } from '../../adapters/fs/fs-error.ts';
 import { isInside, join } from '../../adapters/fs/posix-path.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../errors/workspace-error.ts';
 
 export interface CheckedDir {
   /** As the client sent it. */

@@ -6,7 +6,7 @@
  */
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
 import { lstatOrUndefined } from '../tree-ops/transfer-checks.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../errors/workspace-error.ts';
 import { isRepoFolderName, MAX_SEGMENTS } from '../git/discover-repos.ts';
 
 export interface RepoScope {

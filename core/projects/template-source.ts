@@ -24,7 +24,7 @@ import { z } from 'zod';
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
 import { isFsError } from '../../adapters/fs/fs-error.ts';
 import { isInside, join, normalize } from '../../adapters/fs/posix-path.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../errors/workspace-error.ts';
 import { checkCloneUrl, CLONE_PROTOCOLS } from '../git/clone-request.ts';
 import { refName } from '../git/git-args.ts';
 import { GitRunError, type GitRunner } from '../git/git-runner.ts';

@@ -18,7 +18,7 @@
  */
 import { isFsError } from '../../adapters/fs/fs-error.ts';
 import { isInside } from '../../adapters/fs/posix-path.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../errors/workspace-error.ts';
 import type { IgnoreRules } from '../ignore/ignore-rules.ts';
 import type { TreeEntry } from '../tree/tree-entry.ts';
 import { workspaceRelative, type TreePlace } from '../tree/tree-place.ts';

@@ -3,7 +3,7 @@
  * ones until they are removed or reaped, and kills an unnamed one when its client leaves.
  */
 import type { PtyAdapter } from '../../adapters/pty/pty-adapter.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../errors/workspace-error.ts';
 import { Session } from './terminal-session.ts';
 import {
   TERMINAL_NAME_PATTERN,

@@ -3,7 +3,7 @@
  * (terminal-manager.ts explains the policy).
  */
 import type { PtyProcess } from '../../adapters/pty/pty-adapter.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../errors/workspace-error.ts';
 import { ByteRing } from './byte-ring.ts';
 import { Delivery } from './delivery.ts';
 import type {

@@ -4,7 +4,7 @@
  */
 import { concatBytes } from '../../adapters/fs/concat-bytes.ts';
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../errors/workspace-error.ts';
 import { countNewlines, NEWLINE } from './newlines.ts';
 import { decodeText, Utf8Validator } from './utf8.ts';
 

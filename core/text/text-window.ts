@@ -3,7 +3,7 @@
  * characters, read without reading the rest of the file.
  */
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../errors/workspace-error.ts';
 import { NEWLINE } from './newlines.ts';
 import { decodeText, firstCharacterStart, lastCharacterEnd } from './utf8.ts';
 

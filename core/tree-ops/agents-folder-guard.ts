@@ -4,7 +4,7 @@
  * agent's copy along (delete them all, move them away, or duplicate them).
  */
 import { isInside } from '../../adapters/fs/posix-path.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../errors/workspace-error.ts';
 
 export type AgentsFolderRule =
   /** Creating or landing there: refused at or below the agents folder. */

@@ -17,7 +17,7 @@
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
 import { dirname } from '../../adapters/fs/posix-path.ts';
 import { stagingName } from './staging-name.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../errors/workspace-error.ts';
 import type { WorkspaceView } from '../agents/workspace-view.ts';
 import { displayPath } from './display-path.ts';
 import { measureTree, type TreeCaps } from './measure-tree.ts';

@@ -6,7 +6,7 @@
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
 import { isFsError } from '../../adapters/fs/fs-error.ts';
 import { dirname } from '../../adapters/fs/posix-path.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../errors/workspace-error.ts';
 
 /** Removes, deepest first, the folders a `makeFolders` call created (those still empty). */
 export type UndoFolders = () => Promise<void>;

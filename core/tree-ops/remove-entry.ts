@@ -3,7 +3,7 @@
  * backends' `remove` acts on the link), so nothing outside the workspace can be reached through a link.
  */
 import { isFsError } from '../../adapters/fs/fs-error.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../errors/workspace-error.ts';
 import type { WorkspaceView } from '../agents/workspace-view.ts';
 import { displayPath } from './display-path.ts';
 

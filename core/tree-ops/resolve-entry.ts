@@ -7,7 +7,7 @@
  */
 import { isFsError } from '../../adapters/fs/fs-error.ts';
 import { basename, dirname, join, normalize } from '../../adapters/fs/posix-path.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../errors/workspace-error.ts';
 import type { WorkspaceView } from '../agents/workspace-view.ts';
 
 /**

@@ -6,7 +6,7 @@
 import type { FileSystem, FileStat } from '../../adapters/fs/file-system.ts';
 import { isFsError } from '../../adapters/fs/fs-error.ts';
 import { dirname, isInside } from '../../adapters/fs/posix-path.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../errors/workspace-error.ts';
 import { makeFolders } from './make-folders.ts';
 
 /** Returns the source's own stat (links not followed). */

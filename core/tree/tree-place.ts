@@ -22,7 +22,7 @@ export async function treePlace(fs: FileSystem, root: string, agentsDir: string)
 /**
  * The root-relative path (with '/') a client path names lexically — root-relative, or absolute under the root,
  * `\` read as `/` — or undefined when it is outside the root. Containment through symlinks is the resolver's
- * job (runtime/paths); this is how an entry's `path` is presented.
+ * job (core/paths); this is how an entry's `path` is presented.
  */
 export function workspaceRelative(root: string, written: string): string | undefined {
   const slashed = written.replace(/\\/g, '/');

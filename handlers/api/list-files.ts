@@ -3,7 +3,7 @@ import { isInside, join } from '../../adapters/fs/posix-path.ts';
 import { realContentPath } from '../../adapters/fs/real-paths.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
 import { jsonResponse } from '../../runtime/errors/render.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { parseQuery } from '../../runtime/validation.ts';
 
 const Query = z.object({ path: z.string().optional() });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isFsError } from '../../adapters/fs/fs-error.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
 import { jsonResponse } from '../../runtime/errors/render.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { entityTag } from '../../runtime/http/entity-tag.ts';
 import { parseQuery } from '../../runtime/validation.ts';
 

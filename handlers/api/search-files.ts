@@ -3,7 +3,7 @@ import { isFsError } from '../../adapters/fs/fs-error.ts';
 import { realContentPath } from '../../adapters/fs/real-paths.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
 import { jsonResponse } from '../../runtime/errors/render.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { parseQuery } from '../../runtime/validation.ts';
 import { caughtUp } from '../../core/search/file-list/caught-up.ts';
 import { findFiles } from './file-search.ts';

@@ -4,7 +4,7 @@ import { isFsError } from '../../adapters/fs/fs-error.ts';
 import { writeIfStill } from '../../core/versions/write-if-still.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
 import { jsonResponse } from '../../runtime/errors/render.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { entityTag } from '../../runtime/http/entity-tag.ts';
 import { failedWritePrecondition, hasWritePreconditions } from '../../runtime/http/write-preconditions.ts';
 import { parseJsonBody, parseQuery } from '../../runtime/validation.ts';

@@ -6,7 +6,7 @@
  */
 import { isFsError } from '../../adapters/fs/fs-error.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
-import { toWorkspaceError, WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { toWorkspaceError, WorkspaceError } from '../../core/errors/workspace-error.ts';
 import type { ServerSocket } from '../../runtime/websocket.ts';
 import { clipped, RpcError, type RpcCommand, type RpcConnection } from './command.ts';
 import { eventFrame, parseFrame, PONG, replyError, replyOk } from './frames.ts';

@@ -8,7 +8,7 @@ import type { WorkspaceView } from '../../core/agents/workspace-view.ts';
 import { refuseAgentsFolder, type AgentsFolderRule } from '../../core/tree-ops/agents-folder-guard.ts';
 import { resolveEntry } from '../../core/tree-ops/resolve-entry.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
-import { resolveInsideRoot } from '../../runtime/paths/resolve-inside-root.ts';
+import { resolveInsideRoot } from '../../core/paths/resolve-inside-root.ts';
 
 /** Body fields every mutation takes. The agent id's own rules are checked by `ctx.view`. */
 export const agentField = z.string({ error: 'agent must be a string' }).optional();

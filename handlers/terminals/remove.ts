@@ -1,6 +1,6 @@
 import type { WorkspaceContext } from '../../runtime/context.ts';
 import { jsonResponse } from '../../runtime/errors/render.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { nameParam, terminalsOf } from './terminal-input.ts';
 
 /** `DELETE /terminals/{name}` → `{ok: true}` once its process groups are gone; 404 if unknown. */

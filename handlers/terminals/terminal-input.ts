@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { TerminalManager } from '../../core/terminals/terminal-manager.ts';
 import { TERMINAL_NAME_PATTERN } from '../../core/terminals/terminal-manager.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { lastPathSegment, parsePathParams } from '../../runtime/validation.ts';
 
 export function terminalsOf(ctx: WorkspaceContext): TerminalManager {

@@ -16,7 +16,7 @@ import { isFsError } from '../../adapters/fs/fs-error.ts';
 import { basename, dirname, isInside, join, normalize } from '../../adapters/fs/posix-path.ts';
 import type { WorkspaceView } from '../../core/agents/workspace-view.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 
 /** `path` (required, non-empty: an empty one is the gateway's bad-request) and `agent`, on every call. */
 export const pathQuery = z.object({

@@ -2,7 +2,7 @@ import type { DirEntry, FileSystem } from '../../adapters/fs/file-system.ts';
 import { dirname, isInside, join, relativeTo } from '../../adapters/fs/posix-path.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
 import { jsonResponse } from '../../runtime/errors/render.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { parseQuery } from '../../runtime/validation.ts';
 import { locateEntry, pathQuery, requireDirectory } from './gates.ts';
 

@@ -1,7 +1,7 @@
 import { encodeBase64 } from '../../core/text/base64.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
 import { jsonResponse } from '../../runtime/errors/render.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { queryInteger } from '../../runtime/query-integer.ts';
 import { parseQuery } from '../../runtime/validation.ts';
 import { fileStatBody, locateEntry, pathQuery, requireRegularFile } from './gates.ts';

@@ -3,7 +3,7 @@ import { APP_NAME } from '../../core/jobs/add-apps.ts';
 import { resolveRepoScope } from '../../core/projects/repo-scope.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
 import { jsonResponse } from '../../runtime/errors/render.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { parseJsonBody } from '../../runtime/validation.ts';
 import { repoPathParams } from './job-paths.ts';
 

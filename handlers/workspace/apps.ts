@@ -1,7 +1,7 @@
 import { resolveRepoScope } from '../../core/projects/repo-scope.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
 import { jsonResponse } from '../../runtime/errors/render.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { repoPathParams } from './job-paths.ts';
 
 /**

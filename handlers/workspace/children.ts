@@ -5,7 +5,7 @@ import { listChildren } from '../../core/tree/list-children.ts';
 import { treePlace, workspaceRelative } from '../../core/tree/tree-place.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
 import { jsonResponse } from '../../runtime/errors/render.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { parseQuery } from '../../runtime/validation.ts';
 
 const childrenQuery = z.object({

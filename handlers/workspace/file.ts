@@ -4,7 +4,7 @@ import { isFsError } from '../../adapters/fs/fs-error.ts';
 import { readTextWindow } from '../../core/text/text-window.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
 import { jsonResponse } from '../../runtime/errors/render.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { entityTag } from '../../runtime/http/entity-tag.ts';
 import { queryInteger } from '../../runtime/query-integer.ts';
 import { parseQuery } from '../../runtime/validation.ts';

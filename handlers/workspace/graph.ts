@@ -3,7 +3,7 @@ import { packageGraph } from '../../core/projects/package-graph.ts';
 import { resolveRepoScope } from '../../core/projects/repo-scope.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
 import { jsonResponse } from '../../runtime/errors/render.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { parsePathParams, parseQuery } from '../../runtime/validation.ts';
 
 const graphQuery = z.object({});

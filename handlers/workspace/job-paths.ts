@@ -2,7 +2,7 @@
  * The `{repo}` (and `{app}`) path parameters of the job calls, `/workspace/repos/{repo}/apps…` and
  * `…/{repo}/tests`: each one percent-encoded segment (oRPC encodes a nested id's `/` as `%2F`), decoded here.
  */
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 
 export function repoPathParams(request: Request): { repo: string; app?: string } {
   const path = new URL(request.url).pathname;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { basename, normalize } from '../../adapters/fs/posix-path.ts';
 import type { TicketSubject } from '../../core/media/media-tickets.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { attachmentDisposition } from '../../runtime/http/content-disposition.ts';
 import { parseQuery } from '../../runtime/validation.ts';
 import { serveFileBytes } from './serve-file-bytes.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { WorkspaceContext } from '../../runtime/context.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { parseQuery } from '../../runtime/validation.ts';
 import { serveFileBytes } from './serve-file-bytes.ts';
 import { resolveServedFile, servedAgent, servedPath } from './served-file.ts';

@@ -3,7 +3,7 @@ import type { SearchMode } from '../../core/search/answer.ts';
 import { MAX_GROUPS_PER_PAGE } from '../../core/search/answer.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
 import { jsonResponse } from '../../runtime/errors/render.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { parseQuery } from '../../runtime/validation.ts';
 
 const MODES = ['q', 'find', 'files', 'def', 'refs', 'sym', 'ast'] as const satisfies readonly SearchMode[];

@@ -8,7 +8,7 @@ import type { FileStat } from '../../adapters/fs/file-system.ts';
 import { isFsError } from '../../adapters/fs/fs-error.ts';
 import type { WorkspaceView } from '../../core/agents/workspace-view.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 
 export const servedPath = z.string({ error: 'missing path' }).min(1, 'missing path');
 /** The agent id's own rules are checked by `ctx.view` (BAD_REQUEST malformed, NOT_FOUND unknown). */

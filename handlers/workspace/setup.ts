@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { WorkspaceContext } from '../../runtime/context.ts';
 import { jsonResponse } from '../../runtime/errors/render.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { parseQuery } from '../../runtime/validation.ts';
 
 // The call takes nothing; unknown parameters are ignored, as by every Intentic call.

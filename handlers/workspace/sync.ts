@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { WorkspaceContext } from '../../runtime/context.ts';
 import { jsonResponse } from '../../runtime/errors/render.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { parseJsonBody } from '../../runtime/validation.ts';
 
 // The call takes nothing; a body, if any, is ignored beyond being JSON.

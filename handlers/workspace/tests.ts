@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { resolveRepoScope } from '../../core/projects/repo-scope.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
 import { jsonResponse } from '../../runtime/errors/render.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { parseJsonBody } from '../../runtime/validation.ts';
 import { repoPathParams } from './job-paths.ts';
 

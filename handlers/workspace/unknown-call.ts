@@ -1,5 +1,5 @@
 import type { WorkspaceContext } from '../../runtime/context.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 
 /**
  * Any other method or path under `/workspace/`: an oRPC NOT_FOUND body, so Intentic's client (a newer

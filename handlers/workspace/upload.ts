@@ -5,7 +5,7 @@ import { sha256OfFile } from '../../core/hashing/sha256-of-file.ts';
 import { writeIfStill, type Pin } from '../../core/versions/write-if-still.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
 import { jsonResponse } from '../../runtime/errors/render.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { entityTag } from '../../runtime/http/entity-tag.ts';
 import { parseQuery } from '../../runtime/validation.ts';
 import { agentField, mutationScope } from '../shared/mutation-scope.ts';

@@ -1,4 +1,4 @@
-import type { WorkspaceError } from './workspace-error.ts';
+import type { WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { createResponse } from '../http/response.ts';
 
 /**

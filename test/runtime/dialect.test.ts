@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryFileSystem } from '../../adapters/fs/memory-file-system.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
 import { dialectGuard } from '../../runtime/dialect.ts';
-import { WorkspaceError } from '../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 
 const ctx = { fs: new MemoryFileSystem() } as unknown as WorkspaceContext;
 const auth = { token: 'secret-token' };

@@ -1,66 +1,15 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { Metafile } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bundleWorker, projectRoot } from '../../runtime/worker-build.ts';
+import { isNodeSpecifier, nodeImports, tsFilesUnder } from '../support/module-imports.ts';
 
 /**
  * DESIGN.md §2: no handler imports `node:*`, and the Workers bundle runs on workerd without nodejs_compat.
  * Two independent checks: a source scan of handlers/ and of every project file in the worker's import graph,
  * and esbuild's own view of that graph (the metafile of the real worker bundle).
  */
-
-const NODE_BUILTINS = [
-  'fs', 'path', 'os', 'child_process', 'crypto', 'http', 'net', 'stream', 'util', 'buffer', 'url', 'events',
-  'worker_threads', 'tty', 'zlib',
-];
-
-/** `node:anything`, or a builtin by bare name, with or without a subpath ("fs/promises", "stream/web"). */
-export function isNodeSpecifier(specifier: string): boolean {
-  if (specifier.startsWith('node:')) return true;
-  const [head] = specifier.split('/');
-  return NODE_BUILTINS.includes(head!);
-}
-
-// One pass over the text: string literals are swapped for numbered placeholders and comments for a space, so
-// neither `// import fs from 'fs'` in a comment nor "import os from 'os'" inside a string reads as an import.
-const COMMENT_OR_STRING = /("(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|`(?:\\.|[^`\\])*`)|\/\*[\s\S]*?\*\/|\/\/[^\n]*/g;
-
-const SPECIFIER_PATTERNS = [
-  // import x from 'm' · import { a, b } from 'm' (multi-line) · import type … from 'm' · export … from 'm'
-  /\b(?:import|export)\b[^;"]*?\bfrom\s*"(\d+)"/g,
-  // import 'm' (side effect only)
-  /\bimport\s*"(\d+)"/g,
-  // import('m') · require('m')
-  /\b(?:import|require)\s*\(\s*"(\d+)"\s*\)/g,
-];
-
-/** Every module specifier `source` imports, re-exports, dynamically imports or requires. */
-export function importedSpecifiers(source: string): string[] {
-  const strings: string[] = [];
-  const code = source.replace(COMMENT_OR_STRING, (_match, literal: string | undefined) => {
-    if (literal === undefined) return ' ';
-    strings.push(literal.slice(1, -1));
-    return `"${strings.length - 1}"`;
-  });
-  const found: string[] = [];
-  for (const pattern of SPECIFIER_PATTERNS) {
-    for (const match of code.matchAll(pattern)) found.push(strings[Number(match[1])]!);
-  }
-  return found;
-}
-
-/** The Node-only specifiers in `source` (empty when it is edge-clean). */
-export function nodeImports(source: string): string[] {
-  return importedSpecifiers(source).filter(isNodeSpecifier);
-}
-
-async function tsFilesUnder(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
-  return entries
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
-    .map((entry) => join(entry.parentPath, entry.name));
-}
 
 async function violationsIn(files: string[]): Promise<string[]> {
   const violations: string[] = [];

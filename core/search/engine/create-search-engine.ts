@@ -5,7 +5,7 @@
  * its pages never overlap and agree on `total`, `files` and `partial`; the cursor carries only where a page
  * stopped, signed for the query.
  */
-import { WorkspaceError } from '../../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../errors/workspace-error.ts';
 import type { Freshness, SearchAnswer } from '../answer.ts';
 import { includeFilter } from '../paths/include-globs.ts';
 import { answerPage } from '../query/answer-page.ts';

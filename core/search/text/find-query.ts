@@ -16,7 +16,7 @@
  */
 import { MAX_HITS_PER_FILE, type Hit, type Span } from '../answer.ts';
 import { compileSearchPattern, type LinePattern } from '../../content-search/search-pattern.ts';
-import { WorkspaceError } from '../../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../errors/workspace-error.ts';
 import { bytePrefilter, type BytePrefilter } from './byte-prefilter.ts';
 import { textWindow } from './line-window.ts';
 import { literalRequiredLiterals, regexRequiredLiterals } from './required-literals.ts';

@@ -11,7 +11,7 @@
  *   match cannot run long: the regex engine is linear and a file is at most 1 MiB.
  */
 import type { FileSystem } from '../../../adapters/fs/file-system.ts';
-import { WorkspaceError } from '../../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../errors/workspace-error.ts';
 import { MAX_SEARCHED_FILE_BYTES } from '../answer.ts';
 import { compileFind, type FileTextMatch, type FindQuery } from './find-query.ts';
 import { readSearchable } from './read-searchable.ts';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScanPool, type ScanPool } from '../../../adapters/search/scan-pool.ts';
 import type { FindQuery } from '../../../core/search/text/find-query.ts';
 import { createFsScanner } from '../../../core/search/text/scanner.ts';
-import { WorkspaceError } from '../../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../../core/errors/workspace-error.ts';
 import { buildTree, type BuiltTree } from '../../support/backends.ts';
 import { waitFor } from '../../support/processes.ts';
 import { EXPECTED_WIDGET, SCAN_PATHS, SCAN_SEED, targets } from '../../core/search/text/scan-fixture.ts';

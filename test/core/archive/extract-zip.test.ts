@@ -9,7 +9,7 @@ import { YauzlZipAdapter } from '../../../adapters/archive/yauzl-zip-adapter.ts'
 import type { ZipAdapter, ZipEntryInfo } from '../../../adapters/archive/zip-adapter.ts';
 import { extractZip } from '../../../core/archive/extract-zip.ts';
 import type { ZipCaps } from '../../../core/archive/zip-caps.ts';
-import { resolveInsideRoot } from '../../../runtime/paths/resolve-inside-root.ts';
+import { resolveInsideRoot } from '../../../core/paths/resolve-inside-root.ts';
 import { BACKENDS, createFixture, type Fixture, type Seed } from '../../support/backends.ts';
 import { buildZip, file, folder, symlink, type ZipEntrySpec } from '../../support/zip-writer.ts';
 

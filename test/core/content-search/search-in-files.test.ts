@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { FileSystem } from '../../../adapters/fs/file-system.ts';
 import { MemoryFileSystem } from '../../../adapters/fs/memory-file-system.ts';
 import { MAX_LINE_TEXT, searchInFiles, type SearchInFilesOptions } from '../../../core/content-search/search-in-files.ts';
-import { WorkspaceError } from '../../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../../core/errors/workspace-error.ts';
 import { BACKENDS, treesFor, type Seed } from '../../support/backends.ts';
 import { instrumented } from '../tree-ops/faulty-file-system.ts';
 

@@ -13,7 +13,7 @@ import {
   checkFromRef,
   refName,
 } from '../../../core/git/git-args.ts';
-import { WorkspaceError } from '../../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../../core/errors/workspace-error.ts';
 import { GIT_TEST_ENV } from './temp-repos.ts';
 
 /** What `check` threw, as `{code, status, message}`, or `{value}` when it returned. */

@@ -18,7 +18,7 @@ import type { AppInfo, ProjectModel, ProjectRecipe, SetupState } from '../../../
 import type { RepoScope } from '../../../core/projects/repo-scope.ts';
 import { createTerminalManager } from '../../../core/terminals/create-terminal-manager.ts';
 import type { TerminalManager } from '../../../core/terminals/terminal-manager.ts';
-import { WorkspaceError } from '../../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../../core/errors/workspace-error.ts';
 import { waitFor } from '../../support/processes.ts';
 
 const recipe = (dir: string, command: string): ProjectRecipe => ({ dir, ecosystem: 'node', manager: 'npm', command, evidence: 'package.json (no lockfile)', marker: 'node_modules' });

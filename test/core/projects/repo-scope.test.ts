@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolveRepoScope } from '../../../core/projects/repo-scope.ts';
-import { WorkspaceError } from '../../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../../core/errors/workspace-error.ts';
 import { BACKENDS, treesFor } from '../../support/backends.ts';
 
 describe.each(BACKENDS)('resolveRepoScope (%s)', (backend) => {

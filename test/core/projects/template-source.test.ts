@@ -14,7 +14,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { NodeFileSystem } from '../../../adapters/fs/node-file-system.ts';
 import { createGitProcess } from '../../../adapters/git/git-process.ts';
 import { createTemplateSources, sourceFolder, type TemplateSourceOptions } from '../../../core/projects/template-source.ts';
-import { WorkspaceError } from '../../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../../core/errors/workspace-error.ts';
 import { startGitHttpServer, type GitHttpServer } from '../../support/git-http-server.ts';
 import { tempWorkspace, type TempWorkspace } from '../../support/workspace.ts';
 

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createTerminalManager } from '../../../core/terminals/create-terminal-manager.ts';
 import type { TerminalManager } from '../../../core/terminals/terminal-manager.ts';
-import { WorkspaceError } from '../../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../../core/errors/workspace-error.ts';
 import { FakePtyAdapter, RecordingClient, bytesOf, concat, nextTurn } from '../../support/terminals.ts';
 
 const CWD = '/work/space';

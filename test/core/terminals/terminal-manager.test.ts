@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTerminalManager } from '../../../core/terminals/create-terminal-manager.ts';
 import type { TerminalManager, TerminalManagerOptions } from '../../../core/terminals/terminal-manager.ts';
-import { WorkspaceError } from '../../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../../core/errors/workspace-error.ts';
 import { waitFor } from '../../support/processes.ts';
 import { FakePtyAdapter, RecordingClient, nextTurn } from '../../support/terminals.ts';
 

@@ -6,7 +6,7 @@ import type { WorkspaceView } from '../../../core/agents/workspace-view.ts';
 import { refuseAgentsFolder } from '../../../core/tree-ops/agents-folder-guard.ts';
 import { copyEntry } from '../../../core/tree-ops/copy-entry.ts';
 import { moveEntry } from '../../../core/tree-ops/move-entry.ts';
-import { resolveInsideRoot } from '../../../runtime/paths/resolve-inside-root.ts';
+import { resolveInsideRoot } from '../../../core/paths/resolve-inside-root.ts';
 import { instrumented } from './faulty-file-system.ts';
 
 function view(fs: FileSystem): WorkspaceView {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { removeEntry } from '../../../../core/tree-ops/remove-entry.ts';
-import { WorkspaceError } from '../../../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../../../core/errors/workspace-error.ts';
 import { mutationScope } from '../../../shared/mutation-scope.ts';
 import { defineCommand, RpcError } from '../../command.ts';
 import { PATH_DOES_NOT_EXIST } from './protocol-texts.ts';

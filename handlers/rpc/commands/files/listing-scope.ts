@@ -7,7 +7,7 @@ import { isFsError } from '../../../../adapters/fs/fs-error.ts';
 import { refuseAgentsFolder } from '../../../../core/tree-ops/agents-folder-guard.ts';
 import { treePlace, type TreePlace } from '../../../../core/tree/tree-place.ts';
 import type { WorkspaceContext } from '../../../../runtime/context.ts';
-import { WorkspaceError } from '../../../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../../../core/errors/workspace-error.ts';
 import { RpcError } from '../../command.ts';
 import { PATH_DOES_NOT_EXIST } from './protocol-texts.ts';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { encodeBase64 } from '../../../../core/text/base64.ts';
 import { decodeText } from '../../../../core/text/utf8.ts';
-import { WorkspaceError } from '../../../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../../../core/errors/workspace-error.ts';
 import { defineCommand } from '../../command.ts';
 import { readWholeFile } from './whole-file.ts';
 

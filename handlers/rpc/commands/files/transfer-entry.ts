@@ -13,7 +13,7 @@ import { displayPath } from '../../../../core/tree-ops/display-path.ts';
 import { moveEntry } from '../../../../core/tree-ops/move-entry.ts';
 import { targetExists } from '../../../../core/tree-ops/transfer-checks.ts';
 import type { WorkspaceContext } from '../../../../runtime/context.ts';
-import { WorkspaceError } from '../../../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../../../core/errors/workspace-error.ts';
 import { mutationScope } from '../../../shared/mutation-scope.ts';
 import { defineCommand, RpcError } from '../../command.ts';
 import { SOURCE_DOES_NOT_EXIST, TARGET_ALREADY_EXISTS } from './protocol-texts.ts';

@@ -6,7 +6,7 @@
  */
 import { isFsError } from '../../../../adapters/fs/fs-error.ts';
 import type { WorkspaceContext } from '../../../../runtime/context.ts';
-import { WorkspaceError } from '../../../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../../../core/errors/workspace-error.ts';
 import { mutationScope } from '../../../shared/mutation-scope.ts';
 import { RpcError } from '../../command.ts';
 import { FILE_ALREADY_EXISTS } from './protocol-texts.ts';

@@ -3,7 +3,7 @@
  * one inside it, root-relative or absolute, contained by real path — at its top level (`rev-parse
  * --show-toplevel`), so every command sees paths as status prints them.
  */
-import { WorkspaceError } from '../../../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../../../core/errors/workspace-error.ts';
 import type { WorkspaceContext } from '../../../../runtime/context.ts';
 import type { GitOutput, GitRunner } from '../../../../core/git/git-runner.ts';
 import { decodeGitText, textRule } from '../../../../core/git/git-output-rules.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TERMINAL_NAME_PATTERN } from '../../../../core/terminals/terminal-manager.ts';
-import { WorkspaceError } from '../../../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../../../core/errors/workspace-error.ts';
 import { terminalDimension, terminalFolder } from '../../../terminals/terminal-input.ts';
 import { defineCommand, RpcError } from '../../command.ts';
 import { attachToSocket, terminalsOf } from './socket-terminals.ts';

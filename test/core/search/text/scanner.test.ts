@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_SEARCHED_FILE_BYTES } from '../../../../core/search/answer.ts';
 import type { FindQuery } from '../../../../core/search/text/find-query.ts';
 import { createFsScanner } from '../../../../core/search/text/scanner.ts';
-import { WorkspaceError } from '../../../../runtime/errors/workspace-error.ts';
+import { WorkspaceError } from '../../../../core/errors/workspace-error.ts';
 import { BACKENDS, treesFor, type Seed } from '../../../support/backends.ts';
 import { EXPECTED_WIDGET, SCAN_PATHS, SCAN_SEED, targets } from './scan-fixture.ts';
 

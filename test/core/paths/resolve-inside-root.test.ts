@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FileSystem } from '../../../adapters/fs/file-system.ts';
 import { MemoryFileSystem } from '../../../adapters/fs/memory-file-system.ts';
 import { NodeFileSystem } from '../../../adapters/fs/node-file-system.ts';
-import { resolveInsideRoot } from '../../../runtime/paths/resolve-inside-root.ts';
+import { resolveInsideRoot } from '../../../core/paths/resolve-inside-root.ts';
 
 interface Layout {
   fs: FileSystem;
