@@ -19,7 +19,7 @@ import { createChangeFeed } from '../core/changes/create-change-feed.ts';
 import { createFileList } from '../core/search/file-list/create-file-list.ts';
 import { fuzzyPathScore } from '../core/search/paths/fuzzy-path-score.ts';
 import { compareRanked, rankFuzzyPaths, type RankedPath } from '../core/search/paths/rank-fuzzy-paths.ts';
-import { findFiles } from '../handlers/api/file-search.ts';
+import { findFiles } from '../core/file-search/find-files.ts';
 import { log } from './lib/log.ts';
 import type { Figure } from './lib/result.ts';
 import { median, nowMs } from './lib/stats.ts';

@@ -6,7 +6,7 @@ import { jsonResponse } from '../../runtime/errors/render.ts';
 import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { parseQuery } from '../../runtime/validation.ts';
 import { caughtUp } from '../../core/search/file-list/caught-up.ts';
-import { findFiles } from './file-search.ts';
+import { findFiles } from '../../core/file-search/find-files.ts';
 
 /** Seed 000: 50 hits unless asked; never more than 500 (a larger `limit` is clamped, not refused). */
 export const DEFAULT_SEARCH_LIMIT = 50;

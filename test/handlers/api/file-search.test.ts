@@ -9,7 +9,7 @@ import {
   walkFiles,
   type FindOptions,
   type WalkOptions,
-} from '../../../handlers/api/file-search.ts';
+} from '../../../core/file-search/find-files.ts';
 
 const ROOT = '/ws';
 const BIG = 50_000;

@@ -1,7 +1,7 @@
 import { mkdir, symlink } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryFileSystem } from '../../../adapters/fs/memory-file-system.ts';
-import { skillMetadata } from '../../../handlers/api/skills.ts';
+import { skillMetadata } from '../../../core/skills/discover-skills.ts';
 import { createWorkspaceApp } from '../../../runtime/app.ts';
 import { nodeApp, request, tempWorkspace, type TempWorkspace } from '../../support/workspace.ts';
 

@@ -4,11 +4,11 @@
  * answer also pinned to the literal the seed's tests expect (so two equally wrong answers cannot pass).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createChangeFeed } from '../../../../core/changes/create-change-feed.ts';
-import { createFileList } from '../../../../core/search/file-list/create-file-list.ts';
-import type { FileList } from '../../../../core/search/file-list/file-list.ts';
-import { findFiles, walkFiles, type FindOptions, type WalkOptions } from '../../../../handlers/api/file-search.ts';
-import { BACKENDS, buildTree, type BuiltTree, type Seed } from '../../../support/backends.ts';
+import { createChangeFeed } from '../../../core/changes/create-change-feed.ts';
+import { createFileList } from '../../../core/search/file-list/create-file-list.ts';
+import type { FileList } from '../../../core/search/file-list/file-list.ts';
+import { findFiles, walkFiles, type FindOptions, type WalkOptions } from '../../../core/file-search/find-files.ts';
+import { BACKENDS, buildTree, type BuiltTree, type Seed } from '../../support/backends.ts';
 
 const BIG = 50_000;
 const cleanups: (() => Promise<void> | void)[] = [];

@@ -23,7 +23,7 @@
 import type { DirEntry, FileSystem } from '../../adapters/fs/file-system.ts';
 import { isFsError } from '../../adapters/fs/fs-error.ts';
 import { isInside } from '../../adapters/fs/posix-path.ts';
-import type { FileList, FolderVisitor, WalkedFolder, WalkSummary } from '../../core/search/file-list/file-list.ts';
+import type { FileList, FolderVisitor, WalkedFolder, WalkSummary } from '../search/file-list/file-list.ts';
 
 /** Folder names the walk never enters. */
 export const IGNORED_FOLDERS: ReadonlySet<string> = new Set(['.git', 'node_modules']);

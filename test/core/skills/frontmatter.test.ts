@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseFrontmatter } from '../../../handlers/api/frontmatter.ts';
+import { parseFrontmatter } from '../../../core/skills/frontmatter.ts';
 
 /** The parsed keys as a plain object (null when there is no frontmatter). */
 function fm(...lines: string[]): Record<string, string> | null {
