@@ -24,6 +24,7 @@ import type { DirEntry, FileSystem } from '../../adapters/fs/file-system.ts';
 import { isFsError } from '../../adapters/fs/fs-error.ts';
 import { isInside } from '../../adapters/fs/posix-path.ts';
 import type { FileList, FolderVisitor, WalkedFolder, WalkSummary } from '../search/file-list/file-list.ts';
+import { budgetedBreadthFirst, type Placed } from '../walk/budgeted-breadth-first.ts';
 
 /** Folder names the walk never enters. */
 export const IGNORED_FOLDERS: ReadonlySet<string> = new Set(['.git', 'node_modules']);
@@ -60,50 +61,38 @@ export async function walkFiles(
   options: WalkOptions,
 ): Promise<WalkSummary> {
   const concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY);
-  const folders: WalkedFolder[] = [{ path: root, relPath: '' }];
+  const place = (entry: Entry, folder: WalkedFolder): Placed<WalkedFolder> => {
+    if (entry.kind === 'file') return entry.name;
+    if (entry.kind !== 'folder' || IGNORED_FOLDERS.has(entry.name)) return undefined;
+    const path = childPath(folder.path, entry.name);
+    if (path === options.exclude) return undefined;
+    return { path, relPath: folder.relPath === '' ? entry.name : folder.relPath + '/' + entry.name };
+  };
+  const walk = budgetedBreadthFirst<WalkedFolder, Entry>({ path: root, relPath: '' }, options.maxEntries, place, visit);
   const listings: (Promise<Listing> | undefined)[] = [];
   let started = 0;
-  let seen = 0;
-
-  for (let i = 0; i < folders.length; i++) {
+  let step = walk.next();
+  while (!step.done) {
+    const { queue, index } = step.value;
     // The root's failure is the caller's to report, so it is read directly; later folders are read ahead.
     let listing: Listing;
-    if (i === 0) {
+    if (index === 0) {
       listing = await readFolder(fs, root, options.confineTo);
       started = 1;
     } else {
-      while (started < folders.length && started - i < concurrency) {
-        listings[started] = readFolder(fs, folders[started]!.path, options.confineTo).catch(
+      while (started < queue.length && started - index < concurrency) {
+        listings[started] = readFolder(fs, queue[started]!.path, options.confineTo).catch(
           (error: unknown): Listing => (isFsError(error) ? null : { failure: error }),
         );
         started++;
       }
-      listing = await listings[i]!;
-      listings[i] = undefined;
+      listing = await listings[index]!;
+      listings[index] = undefined;
     }
-    if (listing === null) continue;
-    if (!Array.isArray(listing)) throw listing.failure;
-
-    const folder = folders[i]!;
-    const take = Math.min(listing.length, options.maxEntries - seen);
-    seen += take;
-    const files: string[] = [];
-    for (let j = 0; j < take; j++) {
-      const entry = listing[j]!;
-      if (entry.kind === 'file') files.push(entry.name);
-      else if (entry.kind === 'folder' && !IGNORED_FOLDERS.has(entry.name)) {
-        const path = childPath(folder.path, entry.name);
-        if (path === options.exclude) continue;
-        folders.push({
-          path,
-          relPath: folder.relPath === '' ? entry.name : folder.relPath + '/' + entry.name,
-        });
-      }
-    }
-    if (visit(folder, files) === true) return { entriesSeen: seen, truncated: false };
-    if (seen >= options.maxEntries) return { entriesSeen: seen, truncated: true };
+    if (listing !== null && !Array.isArray(listing)) throw listing.failure;
+    step = walk.next(listing);
   }
-  return { entriesSeen: seen, truncated: false };
+  return step.value;
 }
 
 function childPath(folder: string, name: string): string {

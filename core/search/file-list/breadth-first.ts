@@ -1,6 +1,6 @@
 /**
- * Seed 000's walk order and entry budget (handlers/api/file-search.ts `walkFiles`), answered from the list's
- * tree instead of the disk: breadth-first, each folder's entries in code-unit order of their names, every
+ * The `@` file walk's order and entry budget (core/walk/budgeted-breadth-first.ts, shared with the disk walk
+ * core/file-search/find-files.ts `walkFiles`), answered from the list's tree instead of the disk: breadth-first, each folder's entries in code-unit order of their names, every
  * entry a folder holds counted against `maxEntries` (files, folders, links, sockets, folders not entered),
  * `.git` and `node_modules` never entered, an unreadable folder skipped, links to regular files listed under
  * their own path (only those whose real target is inside the root, unless `linksLeavingRoot`).
@@ -11,29 +11,18 @@
  * of the last change the list heard about it or its target path.
  */
 import type { BreadthFirstOptions, FolderVisitor, WalkSummary } from './file-list.ts';
-import type { FolderNode } from './folder-tree.ts';
+import { budgetedBreadthFirst, runWalk, type Placed } from '../../walk/budgeted-breadth-first.ts';
+import type { FolderNode, TreeEntry } from './folder-tree.ts';
 
 export function walkTreeBreadthFirst(root: FolderNode, visit: FolderVisitor, options: BreadthFirstOptions): WalkSummary {
-  const folders: FolderNode[] = [root];
-  let seen = 0;
-  for (let i = 0; i < folders.length; i++) {
-    const folder = folders[i]!;
-    const entries = folder.entries;
-    if (entries === null) continue;
-    const take = Math.min(entries.length, options.maxEntries - seen);
-    seen += take;
-    const files: string[] = [];
-    for (let j = 0; j < take; j++) {
-      const entry = entries[j]!;
-      if (entry.kind === 'file') files.push(entry.name);
-      else if (entry.kind === 'link') {
-        if (entry.target === 'inside' || (entry.target === 'outside' && options.linksLeavingRoot)) files.push(entry.name);
-      } else if (entry.kind === 'folder' && entry.folder) folders.push(entry.folder);
+  const place = (entry: TreeEntry): Placed<FolderNode> => {
+    if (entry.kind === 'file') return entry.name;
+    if (entry.kind === 'link') {
+      return entry.target === 'inside' || (entry.target === 'outside' && options.linksLeavingRoot) ? entry.name : undefined;
     }
-    if (visit({ path: folder.path, relPath: folder.relPath }, files) === true) return { entriesSeen: seen, truncated: false };
-    if (seen >= options.maxEntries) return { entriesSeen: seen, truncated: true };
-  }
-  return { entriesSeen: seen, truncated: false };
+    return entry.kind === 'folder' ? (entry.folder ?? undefined) : undefined;
+  };
+  return runWalk(budgetedBreadthFirst(root, options.maxEntries, place, visit), (folder) => folder.entries);
 }
 
 /**
