@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // An empty HOME for the whole run: no machine rc file, git or npm config reaches a test (test/support/isolated-home.ts).
+    globalSetup: ['./test/support/isolated-home.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
     // Real sockets, ptys and workerd: two cores here, so keep parallelism modest.
