@@ -4,7 +4,7 @@ import type { WorkspaceContext } from '../../runtime/context.ts';
 import { jsonResponse } from '../../runtime/errors/render.ts';
 import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { parseQuery } from '../../runtime/validation.ts';
-import { locateEntry, pathQuery, requireDirectory } from './gates.ts';
+import { failingFor, locateEntry, pathQuery, requireDirectory } from './gates.ts';
 
 type ListedEntry = { name: string; type: 'file' | 'directory' | 'other'; size?: number };
 
@@ -19,6 +19,10 @@ type ListedEntry = { name: string; type: 'file' | 'directory' | 'other'; size?: 
  */
 export async function workspaceFilesList(request: Request, ctx: WorkspaceContext): Promise<Response> {
   const { path, agent } = parseQuery(request, pathQuery);
+  return failingFor(path, () => listFolderAt(ctx, path, agent));
+}
+
+async function listFolderAt(ctx: WorkspaceContext, path: string, agent: string | undefined): Promise<Response> {
   const folder = await locateEntry(ctx, path, agent);
   const agentsDir = ctx.agents.dir;
   // Agents' private copies are not part of the tree: their folder is not listed, nor is anything in it.

@@ -4,7 +4,7 @@ import { jsonResponse } from '../../runtime/errors/render.ts';
 import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { queryInteger } from '../../runtime/query-integer.ts';
 import { parseQuery } from '../../runtime/validation.ts';
-import { fileStatBody, locateEntry, pathQuery, requireRegularFile } from './gates.ts';
+import { failingFor, fileStatBody, locateEntry, pathQuery, requireRegularFile } from './gates.ts';
 
 const readBytesQuery = pathQuery.extend({
   offset: queryInteger(0).optional(),
@@ -19,16 +19,18 @@ const readBytesQuery = pathQuery.extend({
 export async function workspaceFilesReadBytes(request: Request, ctx: WorkspaceContext): Promise<Response> {
   const maxBytes = ctx.limits.pageMaxBytes;
   const { path, agent, offset = 0, length = maxBytes } = parseQuery(request, readBytesQuery);
-  const entry = await locateEntry(ctx, path, agent);
-  requireRegularFile(entry.stat);
-  if (length > maxBytes) {
-    throw new WorkspaceError('too-large', `window is larger than ${maxBytes} bytes`, { limit: maxBytes });
-  }
-  const data = await entry.view.fs.read(entry.absolutePath, { offset, length });
-  return jsonResponse({
-    ...fileStatBody(entry),
-    offset,
-    data: encodeBase64(data),
-    eof: offset + data.byteLength >= entry.stat.size,
+  return failingFor(path, async () => {
+    const entry = await locateEntry(ctx, path, agent);
+    requireRegularFile(entry.stat);
+    if (length > maxBytes) {
+      throw new WorkspaceError('too-large', `window is larger than ${maxBytes} bytes`, { limit: maxBytes });
+    }
+    const data = await entry.view.fs.read(entry.absolutePath, { offset, length });
+    return jsonResponse({
+      ...fileStatBody(entry),
+      offset,
+      data: encodeBase64(data),
+      eof: offset + data.byteLength >= entry.stat.size,
+    });
   });
 }

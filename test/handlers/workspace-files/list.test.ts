@@ -122,23 +122,23 @@ describe.each(BACKENDS)('GET /workspace-files/list (%s)', (backend) => {
     await open();
     const file = await list('a.txt');
     expect(file.status).toBe(409);
-    expect(file.body).toEqual(filesError('workspace-file/not-directory', 'not a directory (file)', { kind: 'file' }));
+    expect(file.body).toEqual(filesError('workspace-file/not-directory', 'not a directory (file)', { path: 'a.txt', kind: 'file' }));
     const link = await list('link-to-dir');
     expect(link.status).toBe(409);
-    expect(link.body).toEqual(filesError('workspace-file/not-directory', 'not a directory (symlink)', { kind: 'symlink' }));
+    expect(link.body).toEqual(filesError('workspace-file/not-directory', 'not a directory (symlink)', { path: 'link-to-dir', kind: 'symlink' }));
     for (const path of ['..', '/', fx.outside]) {
       const res = await list(path);
       expect(res.status, path).toBe(403);
-      expect(res.body, path).toEqual(filesError('workspace-file/outside-workspace', 'path is outside the workspace'));
+      expect(res.body, path).toEqual(filesError('workspace-file/outside-workspace', 'path is outside the workspace', { path }));
     }
     for (const path of ['.agents', '.agents/someone']) {
       const hidden = await list(path);
       expect(hidden.status, path).toBe(404);
-      expect(hidden.body, path).toEqual(filesError('workspace-file/not-found', 'no such file or directory'));
+      expect(hidden.body, path).toEqual(filesError('workspace-file/not-found', 'no such file or directory', { path }));
     }
     const missing = await list('nope');
     expect(missing.status).toBe(404);
-    expect(missing.body).toEqual(filesError('workspace-file/not-found', 'no such file or directory'));
+    expect(missing.body).toEqual(filesError('workspace-file/not-found', 'no such file or directory', { path: 'nope' }));
     const empty = await list('');
     expect(empty.status).toBe(400);
     expect((empty.body as { error: { code: string } }).error.code).toBe('gateway/bad-request');
@@ -160,7 +160,7 @@ describe('GET /workspace-files/list (node specifics)', () => {
         truncated: false,
       });
       const fifo = await fx.get('/workspace-files/list', { path: 'pipe' });
-      expect(fifo.body).toEqual(filesError('workspace-file/not-directory', 'not a directory (other)', { kind: 'other' }));
+      expect(fifo.body).toEqual(filesError('workspace-file/not-directory', 'not a directory (other)', { path: 'pipe', kind: 'other' }));
     } finally {
       await fx.cleanup();
     }

@@ -60,7 +60,7 @@ describe.each(BACKENDS)('GET /workspace-files/read-bytes (%s)', (backend) => {
     expect((await readBytes({ path: 'hello.txt', length: 4 })).status).toBe(200);
     const res = await readBytes({ path: 'hello.txt', length: 5 });
     expect(res.status).toBe(413);
-    expect(res.body).toEqual(filesError('workspace-file/too-large', 'window is larger than 4 bytes', { limit: 4 }));
+    expect(res.body).toEqual(filesError('workspace-file/too-large', 'window is larger than 4 bytes', { path: 'hello.txt', limit: 4 }));
   });
 
   it('refuses an offset or length that is not a safe integer ≥ 0', async () => {
@@ -82,15 +82,15 @@ describe.each(BACKENDS)('GET /workspace-files/read-bytes (%s)', (backend) => {
     await open({ limits: { pageMaxBytes: 4 } });
     const link = await readBytes({ path: 'to-bin', length: 99 });
     expect(link.status).toBe(409);
-    expect(link.body).toEqual(filesError('workspace-file/not-regular-file', 'not a regular file (symlink)', { kind: 'symlink' }));
+    expect(link.body).toEqual(filesError('workspace-file/not-regular-file', 'not a regular file (symlink)', { path: 'to-bin', kind: 'symlink' }));
     const folder = await readBytes({ path: 'sub', length: 99 });
     expect(folder.status).toBe(409);
-    expect((folder.body as { error: { details: unknown } }).error.details).toEqual({ kind: 'directory' });
+    expect((folder.body as { error: { details: unknown } }).error.details).toEqual({ path: 'sub', kind: 'directory' });
     const outside = await readBytes({ path: `${fx.outside}/secret.txt`, length: 99 });
     expect(outside.status).toBe(403);
-    expect(outside.body).toEqual(filesError('workspace-file/outside-workspace', 'path is outside the workspace'));
+    expect(outside.body).toEqual(filesError('workspace-file/outside-workspace', 'path is outside the workspace', { path: `${fx.outside}/secret.txt` }));
     const missing = await readBytes({ path: 'nope.bin' });
     expect(missing.status).toBe(404);
-    expect(missing.body).toEqual(filesError('workspace-file/not-found', 'no such file or directory'));
+    expect(missing.body).toEqual(filesError('workspace-file/not-found', 'no such file or directory', { path: 'nope.bin' }));
   });
 });
