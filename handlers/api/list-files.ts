@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { isInside, join } from '../../adapters/fs/posix-path.ts';
+import { join } from '../../adapters/fs/posix-path.ts';
 import { realContentPath } from '../../adapters/fs/real-paths.ts';
+import { listFolder, type FolderEntry } from '../../core/listing/list-folder.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
 import { jsonResponse } from '../../runtime/errors/render.ts';
 import { WorkspaceError } from '../../core/errors/workspace-error.ts';
@@ -23,24 +24,18 @@ export async function listFiles(request: Request, ctx: WorkspaceContext): Promis
   if (stat.type !== 'dir') throw new WorkspaceError('bad-request', 'not a directory');
 
   // The agents' copies are not part of the workspace's tree: never listed (issue 5).
-  const agentsDir = await realContentPath(ctx.fs, ctx.agents.dir);
-  const names = (await ctx.fs.readdir(dir)).filter(({ name }) => join(dir, name) !== agentsDir);
-  const entries = await Promise.all(names.map(({ name, type }) => describeEntry(ctx, join(dir, name), name, type)));
-  entries.sort((a, b) => (a.isDir !== b.isDir ? (a.isDir ? -1 : 1) : a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return jsonResponse({ path: dir, entries });
+  const listing = await listFolder(ctx.fs, dir, {
+    exclude: await realContentPath(ctx.fs, ctx.agents.dir),
+    // A link leaving the workspace is listed by name only: its target's kind and size are not ours to show.
+    confineTo: ctx.unrestricted ? undefined : ctx.root,
+  });
+  const entries = listing.entries.map((entry) => toEntry(dir, entry));
+  // Already by name: a stable split keeps that order within folders and within files.
+  return jsonResponse({ path: dir, entries: [...entries.filter((e) => e.isDir), ...entries.filter((e) => !e.isDir)] });
 }
 
-async function describeEntry(ctx: WorkspaceContext, path: string, name: string, type: string): Promise<Entry> {
-  try {
-    if (type === 'symlink' && !ctx.unrestricted && !isInside(ctx.root, await ctx.fs.realpath(path))) {
-      // A link leaving the workspace is listed by name only: its target's kind and size are not ours to show.
-      return { name, path, isDir: false, size: 0 };
-    }
-    const stat = type === 'symlink' ? await ctx.fs.stat(path) : await ctx.fs.lstat(path);
-    const isDir = stat.type === 'dir';
-    return { name, path, isDir, size: isDir ? 0 : stat.size };
-  } catch {
-    // Dangling links, entries that vanished or cannot be read: still listed, as files of size 0.
-    return { name, path, isDir: false, size: 0 };
-  }
+/** Anything that is not a folder is a file here: a dangling or outside link, or a FIFO, of size 0. */
+function toEntry(dir: string, { name, kind, size }: FolderEntry): Entry {
+  const isDir = kind === 'dir';
+  return { name, path: join(dir, name), isDir, size: isDir ? 0 : (size ?? 0) };
 }

@@ -8,7 +8,8 @@
  * document's: the entry's own kind is judged before anything follows it. Once its parent is real and inside
  * and it is not a link, its real path is the parent's real path and its name, so gate 2 needs nothing more.
  *
- * Errors carry the details seed 003 types, and nothing else: `not-regular-file` / `not-directory` {kind}.
+ * Errors carry the details the product types: every `workspace-file/*` error `{path}` as the client sent it
+ * (`failingFor`), `not-regular-file` / `not-directory` also {kind}, `too-large` {limit}.
  */
 import { z } from 'zod';
 import type { FileStat, FileType } from '../../adapters/fs/file-system.ts';
@@ -16,7 +17,7 @@ import { isFsError } from '../../adapters/fs/fs-error.ts';
 import { basename, dirname, isInside, join, normalize } from '../../adapters/fs/posix-path.ts';
 import type { WorkspaceView } from '../../core/agents/workspace-view.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
-import { WorkspaceError } from '../../core/errors/workspace-error.ts';
+import { toWorkspaceError, WorkspaceError } from '../../core/errors/workspace-error.ts';
 
 /** `path` (required, non-empty: an empty one is the gateway's bad-request) and `agent`, on every call. */
 export const pathQuery = z.object({
@@ -30,6 +31,24 @@ export interface LocatedEntry {
   absolutePath: string;
   /** The entry itself (lstat): a symlink is `symlink` here. */
   stat: FileStat;
+}
+
+/**
+ * Runs one call for the path the client asked, so that every `workspace-file/*` failure names that path,
+ * verbatim, beside its other details (docs/workspace-files.md#errors): a client with several reads in flight
+ * tells which one failed without parsing messages. A bad query (`gateway/bad-request`) is about the request,
+ * not a path, and is left alone; so is anything that is not a workspace or file-system error (a bug, logged
+ * and answered 500 as it is).
+ */
+export async function failingFor<T>(path: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof WorkspaceError) && !isFsError(error)) throw error;
+    const failure = toWorkspaceError(error);
+    if (failure.code === 'bad-request') throw failure;
+    throw new WorkspaceError(failure.code, failure.message, { path, ...failure.details }, failure.status);
+  }
 }
 
 /** Gates 1 and 2 for `requested` (absolute, or relative to the root) in the shared tree or `agent`'s copy. */

@@ -1,10 +1,10 @@
-import type { DirEntry, FileSystem } from '../../adapters/fs/file-system.ts';
-import { dirname, isInside, join, relativeTo } from '../../adapters/fs/posix-path.ts';
+import { isInside, relativeTo } from '../../adapters/fs/posix-path.ts';
+import { listFolder, type FolderEntry } from '../../core/listing/list-folder.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
 import { jsonResponse } from '../../runtime/errors/render.ts';
 import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { parseQuery } from '../../runtime/validation.ts';
-import { locateEntry, pathQuery, requireDirectory } from './gates.ts';
+import { failingFor, locateEntry, pathQuery, requireDirectory } from './gates.ts';
 
 type ListedEntry = { name: string; type: 'file' | 'directory' | 'other'; size?: number };
 
@@ -12,54 +12,39 @@ type ListedEntry = { name: string; type: 'file' | 'directory' | 'other'; size?: 
  * `GET /workspace-files/list?path=[&agent=]` — a folder's direct children `{path, entries, truncated}`, in
  * name order, dotfiles included, the agents folder never. `path` is root-relative ("" for the root).
  *
- * The work is bounded, not just the answer (past seed 003's "maxEntries bounds the answer, not the listing"):
- * the backend is asked for maxEntries + 1 names and stops reading the folder there, and only the entries
- * returned are stat'ed. The price: in a truncated listing, WHICH names you get is the backend's order (on disk,
- * the kernel's), sorted afterwards — not the alphabetically first ones, which would need the whole folder.
+ * A cut listing holds the first maxEntries children by name, and costs one readdir and the stats of those
+ * entries only, not one per child of a huge folder (core/listing/list-folder.ts).
  */
 export async function workspaceFilesList(request: Request, ctx: WorkspaceContext): Promise<Response> {
   const { path, agent } = parseQuery(request, pathQuery);
+  return failingFor(path, () => listFolderAt(ctx, path, agent));
+}
+
+async function listFolderAt(ctx: WorkspaceContext, path: string, agent: string | undefined): Promise<Response> {
   const folder = await locateEntry(ctx, path, agent);
   const agentsDir = ctx.agents.dir;
   // Agents' private copies are not part of the tree: their folder is not listed, nor is anything in it.
   if (isInside(agentsDir, folder.absolutePath)) throw new WorkspaceError('not-found', 'no such file or directory');
   requireDirectory(folder.stat);
   const { fs, root } = folder.view;
-  const max = ctx.limits.listMaxEntries;
-  // One more to learn `truncated`, and one more still where the agents folder may take a place.
-  const holdsAgentsDir = dirname(agentsDir) === folder.absolutePath;
-  const found = (await fs.readdir(folder.absolutePath, { limit: max + 1 + (holdsAgentsDir ? 1 : 0) })).filter(
-    (entry) => join(folder.absolutePath, entry.name) !== agentsDir,
-  );
-  found.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const kept = found.slice(0, max);
-  const described = await Promise.all(
-    kept.map((entry) => describe(fs, root, join(folder.absolutePath, entry.name), entry)),
-  );
+  const listing = await listFolder(fs, folder.absolutePath, {
+    maxEntries: ctx.limits.listMaxEntries,
+    exclude: agentsDir,
+    confineTo: root,
+  });
   return jsonResponse({
     path: relativeTo(root, folder.absolutePath),
-    entries: described.filter((entry) => entry !== undefined),
-    truncated: found.length > max,
+    entries: listing.entries.map(toListedEntry),
+    truncated: listing.truncated,
   });
 }
 
 /**
- * A child as seed 003 lists it: a symlink as its target's type (a dangling one, or one leaving the workspace,
- * as `other`: what is outside is not ours to describe); sizes for files only. An entry gone since the listing
- * is left out.
+ * A child as the product lists it: a link as its target's type, and one that is dangling, loops or leaves
+ * the workspace as `other` (what is outside is not ours to describe); sizes for files only.
  */
-async function describe(fs: FileSystem, root: string, path: string, entry: DirEntry): Promise<ListedEntry | undefined> {
-  const { name } = entry;
-  if (entry.type === 'dir') return { name, type: 'directory' };
-  if (entry.type === 'other') return { name, type: 'other' };
-  try {
-    if (entry.type === 'file') return { name, type: 'file', size: (await fs.lstat(path)).size };
-    if (!isInside(root, await fs.realpath(path))) return { name, type: 'other' };
-    const target = await fs.stat(path);
-    if (target.type === 'dir') return { name, type: 'directory' };
-    return target.type === 'file' ? { name, type: 'file', size: target.size } : { name, type: 'other' };
-  } catch {
-    // A dangling or looping link is listed as `other`; a plain entry that vanished is not listed.
-    return entry.type === 'symlink' ? { name, type: 'other' } : undefined;
-  }
+function toListedEntry({ name, kind, size }: FolderEntry): ListedEntry {
+  if (kind === 'dir') return { name, type: 'directory' };
+  if (kind === 'file') return size === undefined ? { name, type: 'file' } : { name, type: 'file', size };
+  return { name, type: 'other' };
 }

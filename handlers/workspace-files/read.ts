@@ -3,7 +3,7 @@ import type { WorkspaceContext } from '../../runtime/context.ts';
 import { jsonResponse } from '../../runtime/errors/render.ts';
 import { queryInteger } from '../../runtime/query-integer.ts';
 import { parseQuery } from '../../runtime/validation.ts';
-import { fileStatBody, locateEntry, pathQuery, requireRegularFile } from './gates.ts';
+import { failingFor, fileStatBody, locateEntry, pathQuery, requireRegularFile } from './gates.ts';
 
 /** The query schema for a page cap (built once per cap: the limits are an app's, fixed at creation). */
 const readQueries = new Map<number, ReturnType<typeof buildReadQuery>>();
@@ -31,12 +31,14 @@ function readQuery(maxLines: number) {
 export async function workspaceFilesRead(request: Request, ctx: WorkspaceContext): Promise<Response> {
   const maxLines = ctx.limits.pageMaxLines;
   const { path, agent, offset = 1, limit = maxLines } = parseQuery(request, readQuery(maxLines));
-  const entry = await locateEntry(ctx, path, agent);
-  requireRegularFile(entry.stat);
-  const page = await readLinePage(entry.view.fs, entry.absolutePath, {
-    offset,
-    limit,
-    maxBytes: ctx.limits.pageMaxBytes,
+  return failingFor(path, async () => {
+    const entry = await locateEntry(ctx, path, agent);
+    requireRegularFile(entry.stat);
+    const page = await readLinePage(entry.view.fs, entry.absolutePath, {
+      offset,
+      limit,
+      maxBytes: ctx.limits.pageMaxBytes,
+    });
+    return jsonResponse({ ...fileStatBody(entry), offset, text: page.text, lines: page.lines, eof: page.eof });
   });
-  return jsonResponse({ ...fileStatBody(entry), offset, text: page.text, lines: page.lines, eof: page.eof });
 }

@@ -1,6 +1,8 @@
-import { mkdir, symlink } from 'node:fs/promises';
+import { mkdir, stat, symlink } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { appOver, buildTree } from '../../support/backends.ts';
 import { nodeApp, q, request, tempWorkspace, type TempWorkspace } from '../../support/workspace.ts';
+import { instrumented } from '../../core/tree-ops/faulty-file-system.ts';
 
 describe('GET /api/files', () => {
   let ws: TempWorkspace;
@@ -49,6 +51,16 @@ describe('GET /api/files', () => {
     expect(res.status).toBe(403);
   });
 
+  it('with --unrestricted, follows a link leaving the workspace to its kind and size', async () => {
+    await symlink('/etc', `${ws.root}/etc-link`);
+    await symlink('/etc/hostname', `${ws.root}/hostname-link`);
+    const res = await nodeApp(ws.root, { unrestricted: true }).fetch(request('/api/files'));
+    const { entries } = await res.json();
+    const { size } = await stat('/etc/hostname');
+    expect(entries).toContainEqual({ name: 'etc-link', path: `${ws.root}/etc-link`, isDir: true, size: 0 });
+    expect(entries).toContainEqual({ name: 'hostname-link', path: `${ws.root}/hostname-link`, isDir: false, size });
+  });
+
   it('answers 400 for a file, 404 for a missing path, 403 outside the root', async () => {
     const file = await get(q({ path: 'b.txt' }));
     expect(file.status).toBe(400);
@@ -79,5 +91,40 @@ describe('GET /api/files', () => {
   it('lists an empty folder as an empty array', async () => {
     await mkdir(`${ws.root}/empty`);
     expect(await (await get(q({ path: 'empty' }))).json()).toEqual({ path: `${ws.root}/empty`, entries: [] });
+  });
+});
+
+describe('GET /api/files (the work it costs)', () => {
+  it('reads the folder once and stats only what needs a size: files and links, never a folder', async () => {
+    const seed: Record<string, string> = {};
+    for (let i = 0; i < 30; i++) seed[`dir${String(i).padStart(2, '0')}/`] = '';
+    for (let i = 0; i < 5; i++) seed[`file${i}.txt`] = 'x'.repeat(i);
+    const tree = await buildTree('memory', seed);
+    try {
+      await tree.fs.symlink('file4.txt', `${tree.root}/link`);
+      const counted = instrumented(tree.fs);
+      const app = appOver({ fs: counted.fs, root: tree.root });
+      try {
+        const res = await app.fetch(request('/api/files'));
+        expect(res.status).toBe(200);
+        const { entries } = await res.json();
+        expect(entries).toHaveLength(36);
+        expect(entries.slice(28)).toEqual([
+          { name: 'dir28', path: `${tree.root}/dir28`, isDir: true, size: 0 },
+          { name: 'dir29', path: `${tree.root}/dir29`, isDir: true, size: 0 },
+          ...[0, 1, 2, 3, 4].map((i) => ({ name: `file${i}.txt`, path: `${tree.root}/file${i}.txt`, isDir: false, size: i })),
+          { name: 'link', path: `${tree.root}/link`, isDir: false, size: 4 },
+        ]);
+        expect(counted.calls.readdir).toBe(1);
+        // Per entry: an lstat for each file, a realpath and a stat for the link; the folders cost nothing.
+        const isEntry = (path: unknown) => typeof path === 'string' && /^\/ws\/(dir|file|link)/.test(path);
+        const perEntry = (method: string) => (counted.args[method] ?? []).filter(([path]) => isEntry(path)).length;
+        expect(perEntry('lstat') + perEntry('stat') + perEntry('realpath')).toBe(5 + 2);
+      } finally {
+        await app.close();
+      }
+    } finally {
+      await tree.cleanup();
+    }
   });
 });

@@ -51,7 +51,6 @@ describe.each(BACKENDS)('GET /workspace-files/read-bytes (%s)', (backend) => {
     });
     expect((await readBytes({ path: 'bin.dat', offset: 300 })).body).toMatchObject({ offset: 300, data: '', eof: true });
     expect((await readBytes({ path: 'bin.dat', offset: 5000 })).body).toMatchObject({ offset: 5000, data: '', eof: true });
-    expect((await readBytes({ path: 'bin.dat', offset: 0, length: 0 })).body).toMatchObject({ data: '', eof: false });
   });
 
   it('defaults the length to maxBytes, and fails a longer window too-large rather than shortening it', async () => {
@@ -60,7 +59,7 @@ describe.each(BACKENDS)('GET /workspace-files/read-bytes (%s)', (backend) => {
     expect((await readBytes({ path: 'hello.txt', length: 4 })).status).toBe(200);
     const res = await readBytes({ path: 'hello.txt', length: 5 });
     expect(res.status).toBe(413);
-    expect(res.body).toEqual(filesError('workspace-file/too-large', 'window is larger than 4 bytes', { limit: 4 }));
+    expect(res.body).toEqual(filesError('workspace-file/too-large', 'window is larger than 4 bytes', { path: 'hello.txt', limit: 4 }));
   });
 
   it('refuses an offset or length that is not a safe integer ≥ 0', async () => {
@@ -78,19 +77,59 @@ describe.each(BACKENDS)('GET /workspace-files/read-bytes (%s)', (backend) => {
     }
   });
 
+  it('refuses length 0 and a window whose end passes 2^53 - 1, before the gates, and reads right up to that end', async () => {
+    await open();
+    const MAX = Number.MAX_SAFE_INTEGER;
+    const cases: [Record<string, string | number>, string, string, string?][] = [
+      [{ length: 0 }, 'length', 'must be a whole number of at least 1'],
+      [{ offset: 5, length: 0 }, 'length', 'must be a whole number of at least 1'],
+      [{ offset: MAX, length: 1 }, 'length', 'offset + length must be at most 2^53 - 1'],
+      [{ offset: MAX - 10, length: 11 }, 'length', 'offset + length must be at most 2^53 - 1'],
+      [{ offset: 1, length: MAX }, 'length', 'offset + length must be at most 2^53 - 1'],
+      [{ offset: MAX }, 'offset', 'offset + length must be at most 2^53 - 1'], // the default length counts
+      [{ offset: '9007199254740992' }, 'offset', 'must be a safe integer (at most 2^53 - 1 in magnitude)'],
+      [{ length: '1.5' }, 'length', 'must be a whole number of at least 1', 'invalid_format'],
+      [{ length: '1e3' }, 'length', 'must be a whole number of at least 1', 'invalid_format'],
+      [{ length: '-1' }, 'length', 'must be a whole number of at least 1'],
+      [{ offset: '-0.5' }, 'offset', 'must be a whole number of at least 0', 'invalid_format'],
+      [{ offset: ' 1' }, 'offset', 'must be a whole number of at least 0', 'invalid_format'],
+    ];
+    for (const [range, key, message, code = 'custom'] of cases) {
+      for (const path of ['bin.dat', 'missing.bin']) {
+        const res = await readBytes({ path, ...range });
+        const label = `${path} ${JSON.stringify(range)}`;
+        expect(res.status, label).toBe(400);
+        expect(res.body, label).toEqual(
+          filesError('gateway/bad-request', `invalid query: ${key}: ${message}`, {
+            issues: [{ path: [key], message, code }],
+          }),
+        );
+      }
+    }
+    const stat = await statOf('bin.dat');
+    expect((await readBytes({ path: 'bin.dat', offset: MAX - 1, length: 1 })).body).toEqual({ ...stat, offset: MAX - 1, data: '', eof: true });
+    expect((await readBytes({ path: 'bin.dat', offset: MAX - 2 * 1024 * 1024 })).body).toEqual({
+      ...stat,
+      offset: MAX - 2 * 1024 * 1024,
+      data: '',
+      eof: true,
+    });
+    expect((await readBytes({ path: 'bin.dat', offset: 299, length: 1 })).body).toEqual({ ...stat, offset: 299, data: base64(binary.subarray(299)), eof: true });
+  });
+
   it('runs the gates before the cap: a link or a folder is not-regular-file even with an over-long length', async () => {
     await open({ limits: { pageMaxBytes: 4 } });
     const link = await readBytes({ path: 'to-bin', length: 99 });
     expect(link.status).toBe(409);
-    expect(link.body).toEqual(filesError('workspace-file/not-regular-file', 'not a regular file (symlink)', { kind: 'symlink' }));
+    expect(link.body).toEqual(filesError('workspace-file/not-regular-file', 'not a regular file (symlink)', { path: 'to-bin', kind: 'symlink' }));
     const folder = await readBytes({ path: 'sub', length: 99 });
     expect(folder.status).toBe(409);
-    expect((folder.body as { error: { details: unknown } }).error.details).toEqual({ kind: 'directory' });
+    expect((folder.body as { error: { details: unknown } }).error.details).toEqual({ path: 'sub', kind: 'directory' });
     const outside = await readBytes({ path: `${fx.outside}/secret.txt`, length: 99 });
     expect(outside.status).toBe(403);
-    expect(outside.body).toEqual(filesError('workspace-file/outside-workspace', 'path is outside the workspace'));
+    expect(outside.body).toEqual(filesError('workspace-file/outside-workspace', 'path is outside the workspace', { path: `${fx.outside}/secret.txt` }));
     const missing = await readBytes({ path: 'nope.bin' });
     expect(missing.status).toBe(404);
-    expect(missing.body).toEqual(filesError('workspace-file/not-found', 'no such file or directory'));
+    expect(missing.body).toEqual(filesError('workspace-file/not-found', 'no such file or directory', { path: 'nope.bin' }));
   });
 });

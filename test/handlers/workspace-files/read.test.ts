@@ -96,16 +96,15 @@ describe.each(BACKENDS)('GET /workspace-files/read (%s)', (backend) => {
     expect((await read({ path: 'log.txt', limit: 2 })).body).toMatchObject({ text: 'one\ntwo\r', lines: 2 });
     const res = await read({ path: 'log.txt', limit: 3 });
     expect(res.status).toBe(413);
-    expect(res.body).toEqual(filesError('workspace-file/too-large', 'page is larger than 8 bytes', { limit: 8 }));
+    expect(res.body).toEqual(filesError('workspace-file/too-large', 'page is larger than 8 bytes', { path: 'log.txt', limit: 8 }));
   });
 
   it('fails not-text (415) for a page that is not UTF-8 or holds a NUL, and serves the text before it', async () => {
     await open();
-    const notText = filesError('workspace-file/not-text', 'file is not UTF-8 text');
     for (const path of ['latin1.txt', 'nul.txt']) {
       const res = await read({ path });
       expect(res.status, path).toBe(415);
-      expect(res.body, path).toEqual(notText);
+      expect(res.body, path).toEqual(filesError('workspace-file/not-text', 'file is not UTF-8 text', { path }));
     }
     expect((await read({ path: 'latin1.txt', limit: 1 })).body).toMatchObject({ text: 'ok', lines: 1, eof: false });
   });
@@ -114,15 +113,15 @@ describe.each(BACKENDS)('GET /workspace-files/read (%s)', (backend) => {
     await open();
     const link = await read({ path: 'to-log' });
     expect(link.status).toBe(409);
-    expect(link.body).toEqual(filesError('workspace-file/not-regular-file', 'not a regular file (symlink)', { kind: 'symlink' }));
+    expect(link.body).toEqual(filesError('workspace-file/not-regular-file', 'not a regular file (symlink)', { path: 'to-log', kind: 'symlink' }));
     const folder = await read({ path: 'sub' });
     expect(folder.status).toBe(409);
     expect(folder.body).toEqual(
-      filesError('workspace-file/not-regular-file', 'not a regular file (directory)', { kind: 'directory' }),
+      filesError('workspace-file/not-regular-file', 'not a regular file (directory)', { path: 'sub', kind: 'directory' }),
     );
     const outside = await read({ path: '../secret.txt' });
     expect(outside.status).toBe(403);
-    expect(outside.body).toEqual(filesError('workspace-file/outside-workspace', 'path is outside the workspace'));
+    expect(outside.body).toEqual(filesError('workspace-file/outside-workspace', 'path is outside the workspace', { path: '../secret.txt' }));
     const missing = await read({ path: 'missing.txt' });
     expect(missing.status).toBe(404);
     // Through a link on the way the file reads, under its real path.
@@ -148,7 +147,7 @@ describe.each(BACKENDS)('GET /workspace-files/read (%s)', (backend) => {
     expect((await read({ path: 'log.txt' })).body).toMatchObject({ text: 'one\ntwo\r\nthree\n\nfive' });
     const unknown = await read({ path: 'log.txt', agent: 'bot2' });
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual(filesError('workspace-file/not-found', 'unknown agent: bot2', { agent: 'bot2' }));
+    expect(unknown.body).toEqual(filesError('workspace-file/not-found', 'unknown agent: bot2', { path: 'log.txt', agent: 'bot2' }));
   });
 
   it('checks the query before the gates: a bad limit on a missing file is still bad-request', async () => {

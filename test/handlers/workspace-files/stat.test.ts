@@ -50,7 +50,7 @@ describe.each(BACKENDS)('GET /workspace-files/stat (%s)', (backend) => {
       const res = await stat(path);
       expect(res.status, path).toBe(409);
       expect(res.body, path).toEqual(
-        filesError('workspace-file/not-regular-file', 'not a regular file (symlink)', { kind: 'symlink' }),
+        filesError('workspace-file/not-regular-file', 'not a regular file (symlink)', { path, kind: 'symlink' }),
       );
     }
   });
@@ -60,17 +60,16 @@ describe.each(BACKENDS)('GET /workspace-files/stat (%s)', (backend) => {
       const res = await stat(path);
       expect(res.status, path).toBe(409);
       expect(res.body, path).toEqual(
-        filesError('workspace-file/not-regular-file', 'not a regular file (directory)', { kind: 'directory' }),
+        filesError('workspace-file/not-regular-file', 'not a regular file (directory)', { path, kind: 'directory' }),
       );
     }
   });
 
   it('gate 2: anything outside the root fails outside-workspace (403), whatever it is outside', async () => {
-    const outside = filesError('workspace-file/outside-workspace', 'path is outside the workspace');
     for (const path of ['../x', '/etc/passwd', '/etc', '/', `${fx.outside}/secret.txt`, 'out/secret.txt', 'sub/../../x']) {
       const res = await stat(path);
       expect(res.status, path).toBe(403);
-      expect(res.body, path).toEqual(outside);
+      expect(res.body, path).toEqual(filesError('workspace-file/outside-workspace', 'path is outside the workspace', { path }));
     }
   });
 
@@ -78,7 +77,7 @@ describe.each(BACKENDS)('GET /workspace-files/stat (%s)', (backend) => {
     for (const path of ['nope.txt', 'nope/deeper.txt', 'a.txt/b']) {
       const res = await stat(path);
       expect(res.status, path).toBe(404);
-      expect(res.body, path).toEqual(filesError('workspace-file/not-found', 'no such file or directory'));
+      expect(res.body, path).toEqual(filesError('workspace-file/not-found', 'no such file or directory', { path }));
     }
   });
 
@@ -105,7 +104,7 @@ describe.each(BACKENDS)('GET /workspace-files/stat (%s)', (backend) => {
   it('an unknown agent is not-found and a malformed agent id bad-request', async () => {
     const unknown = await stat('a.txt', { agent: 'nobody' });
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual(filesError('workspace-file/not-found', 'unknown agent: nobody', { agent: 'nobody' }));
+    expect(unknown.body).toEqual(filesError('workspace-file/not-found', 'unknown agent: nobody', { path: 'a.txt', agent: 'nobody' }));
     const malformed = await stat('a.txt', { agent: '../x' });
     expect(malformed.status).toBe(400);
     expect((malformed.body as { error: { code: string } }).error.code).toBe('gateway/bad-request');
@@ -125,7 +124,7 @@ describe('GET /workspace-files/stat (node specifics)', () => {
       execFileSync('mkfifo', [`${fx.root}/pipe`]);
       const res = await fx.get('/workspace-files/stat', { path: 'pipe' });
       expect(res.status).toBe(409);
-      expect(res.body).toEqual(filesError('workspace-file/not-regular-file', 'not a regular file (other)', { kind: 'other' }));
+      expect(res.body).toEqual(filesError('workspace-file/not-regular-file', 'not a regular file (other)', { path: 'pipe', kind: 'other' }));
     } finally {
       await fx.cleanup();
     }
