@@ -172,6 +172,8 @@ export interface IntenticClientOptions {
   token?: string | null;
   /** The mount point in front of `/workspace` (e.g. a gateway's `/sandbox/abc`). */
   baseUrl?: string;
+  /** More headers on every call, as a browser adds them (e.g. the page's `origin`). */
+  headers?: Record<string, string>;
 }
 
 /** Intentic's client over the in-process app (or any fetch, e.g. a real server's URL via global fetch). */
@@ -183,7 +185,7 @@ export function intenticClient(
   const url = 'url' in target ? target.url + (options.baseUrl ?? '') : `http://localhost${options.baseUrl ?? ''}`;
   const link = new OpenAPILink(intenticContract, {
     url,
-    headers: () => (token === null ? {} : { 'x-intentic-control': token }),
+    headers: () => ({ ...options.headers, ...(token === null ? {} : { 'x-intentic-control': token }) }),
     fetch: 'url' in target ? (request, init) => fetch(request, init) : (request) => target.fetch(request as Request),
     // The OpenAPILink decodes a success without looking at the output schema: check it here, so the strict
     // schemas above really fail a test on a stray or missing key (errors pass through untouched).
