@@ -9,7 +9,7 @@ import { buildSearch } from './app/search.ts';
 import { sharedContext } from './app/shared-context.ts';
 import { startWatching } from './app/watching.ts';
 import { defaultLimits, type Limits, type WorkspaceContext } from './context.ts';
-import { isOriginAllowedToAct, preflight, withCorsHeaders, type OriginPolicy } from './cors.ts';
+import { preflight, withCorsHeaders, type OriginPolicy } from './cors.ts';
 import { jsonResponse } from './errors/render.ts';
 import { createRouter } from './routes.ts';
 import { requestScopedSearch } from './search/request-scoped-search.ts';
@@ -25,7 +25,7 @@ export type { RequestEnv, WorkspaceApp, WorkspaceAppOptions } from './app/app-op
 export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
   const limits: Limits = { ...defaultLimits, ...options.limits };
   const policy: OriginPolicy = { allowedOrigins: options.allowedOrigins ?? [] };
-  const router = createRouter({ base: normalizeBasePath(options.basePath), auth: options.auth });
+  const router = createRouter({ base: normalizeBasePath(options.basePath), access: { auth: options.auth, origins: policy } });
   const changes = createChangeFeed();
   let gitState: GitStateSource | undefined; // hears every change the feed gets: a new folder may be a new repo
   const files = buildFiles(options, limits, (change) => {
@@ -77,11 +77,8 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
     },
     async fetch(request, env = {}) {
       if (request.method === 'OPTIONS') return preflight(request, policy);
+      // A foreign page's writes and upgrades are refused by each route's guard, in its dialect (./dialect.ts).
       const isUpgrade = request.headers.get('upgrade')?.toLowerCase() === 'websocket';
-      const acts = isUpgrade || (request.method !== 'GET' && request.method !== 'HEAD');
-      if (acts && !isOriginAllowedToAct(request, policy)) {
-        return jsonResponse({ error: 'origin not allowed' }, 403);
-      }
       const base = contexts.contextFor(files.knownRoot() ?? (await files.rootPath()));
       const ctx = isUpgrade && env.upgrade ? { ...base, upgrade: env.upgrade } : base;
       if (search.perRequest) return withCorsHeaders(await routeWithOwnSearch(request, ctx), request, policy);

@@ -1,9 +1,16 @@
 import { isAuthorized, type AuthConfig } from './auth.ts';
 import type { Handler, WorkspaceContext } from './context.ts';
+import { isOriginAllowedToAct, type OriginPolicy } from './cors.ts';
 import { renderError, type Dialect } from './errors/render.ts';
 import { toWorkspaceError, WorkspaceError } from '../core/errors/workspace-error.ts';
 
 export type RouteHandler = (request: Request, ctx: WorkspaceContext) => Promise<Response>;
+
+/** What every guarded route checks before its handler runs: the token and, for requests that act, the Origin. */
+export interface RouteAccess {
+  auth: AuthConfig;
+  origins: OriginPolicy;
+}
 
 export interface GuardOptions {
   /**
@@ -14,14 +21,19 @@ export interface GuardOptions {
 }
 
 /**
- * Wraps a dialect's handler: checks the token, and renders anything it throws in the dialect's own
- * error shape. An error that is not a WorkspaceError or FsError is a bug: it is logged and answered 500.
+ * Wraps a dialect's handler: refuses a browser page of a foreign origin that would act (./cors.ts says why),
+ * checks the token, and renders anything it throws in the dialect's own error shape — so an Origin refusal
+ * reads like every other error of that dialect (an oRPC body on Intentic's calls, docs/intentic.md#errors).
+ * An error that is not a WorkspaceError or FsError is a bug: it is logged and answered 500.
  */
-export function dialectGuard(dialect: Dialect, auth: AuthConfig, options: GuardOptions = {}) {
+export function dialectGuard(dialect: Dialect, access: RouteAccess, options: GuardOptions = {}) {
   return (handler: Handler): RouteHandler =>
     async (request, ctx) => {
       try {
-        if (!options.authorizesItself && !isAuthorized(request, auth)) {
+        if (actsOnTheWorkspace(request) && !isOriginAllowedToAct(request, access.origins)) {
+          throw new WorkspaceError('forbidden', 'origin not allowed');
+        }
+        if (!options.authorizesItself && !isAuthorized(request, access.auth)) {
           throw new WorkspaceError('unauthorized', 'missing or invalid token');
         }
         return await handler(request, ctx);
@@ -31,4 +43,10 @@ export function dialectGuard(dialect: Dialect, auth: AuthConfig, options: GuardO
         return renderError(dialect, rendered);
       }
     };
+}
+
+/** A write (any method but GET/HEAD) or a WebSocket upgrade: what a foreign page must not be able to start. */
+function actsOnTheWorkspace(request: Request): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return true;
+  return request.headers.get('upgrade')?.toLowerCase() === 'websocket';
 }

@@ -1,8 +1,7 @@
 import { Router, type IRequest } from 'itty-router';
 import { health } from '../handlers/health.ts';
-import type { AuthConfig } from './auth.ts';
 import type { WorkspaceContext } from './context.ts';
-import { dialectGuard } from './dialect.ts';
+import { dialectGuard, type RouteAccess } from './dialect.ts';
 import { jsonResponse } from './errors/render.ts';
 import { lazyHandler } from './lazy-handler.ts';
 
@@ -56,14 +55,17 @@ const workspaceSetup = lazyHandler(() => import('../handlers/workspace/setup.ts'
 const workspaceGraph = lazyHandler(() => import('../handlers/workspace/graph.ts'), 'workspaceGraph');
 const workspaceModules = lazyHandler(() => import('../handlers/workspace/modules.ts'), 'workspaceModules');
 
-/** The route table: every endpoint is a standalone fetch handler; the guard adds auth and error shape. */
-export function createRouter({ base, auth }: { base: string; auth: AuthConfig }) {
-  const ori = dialectGuard('ori', auth);
-  const intentic = dialectGuard('intentic', auth);
-  const intenticBytes = dialectGuard('intentic-bytes', auth);
+/**
+ * The route table: every endpoint is a standalone fetch handler; the guard adds the Origin and token checks
+ * and the error shape. Only `/healthz` and the catch-all 404 are unguarded: neither acts.
+ */
+export function createRouter({ base, access }: { base: string; access: RouteAccess }) {
+  const ori = dialectGuard('ori', access);
+  const intentic = dialectGuard('intentic', access);
+  const intenticBytes = dialectGuard('intentic-bytes', access);
   // The media stream is authorised by its ticket alone (handlers/workspace/media.ts).
-  const intenticTicketed = dialectGuard('intentic-bytes', auth, { authorizesItself: true });
-  const workspaceFiles = dialectGuard('workspace-files', auth);
+  const intenticTicketed = dialectGuard('intentic-bytes', access, { authorizesItself: true });
+  const workspaceFiles = dialectGuard('workspace-files', access);
 
   return Router<IRequest, [WorkspaceContext], Response>({ base })
     .get('/healthz', health)

@@ -10,9 +10,10 @@ import { resolveEntry } from '../../core/tree-ops/resolve-entry.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
 import { resolveInsideRoot } from '../../core/paths/resolve-inside-root.ts';
 
-/** Body fields every mutation takes. The agent id's own rules are checked by `ctx.view`. */
-export const agentField = z.string({ error: 'agent must be a string' }).optional();
-export const pathField = (name: string) => z.string({ error: `${name} must be a string` });
+export { agentField } from './agent-field.ts';
+
+/** A path field of a mutation's body: Intentic's contract declares every one non-empty (docs/intentic.md#inputs). */
+export const pathField = (name: string) => z.string({ error: `${name} must be a string` }).min(1, `${name} is empty`);
 
 export interface MutationScope {
   readonly view: WorkspaceView;

@@ -1,12 +1,9 @@
 import { z } from 'zod';
-import { AGENT_ID_PATTERN } from '../../core/agents/workspace-view.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
 import { jsonResponse } from '../../runtime/errors/render.ts';
 import { lastPathSegment, parseJsonBody, parsePathParams } from '../../runtime/validation.ts';
+import { agentId } from '../shared/agent-field.ts';
 
-const agentId = z
-  .string({ error: 'agent must be a string' })
-  .regex(AGENT_ID_PATTERN, 'agent must match ^[a-zA-Z0-9][a-zA-Z0-9_-]{0,63}$');
 const Body = z.object({ agent: agentId });
 const Params = z.object({ agent: agentId });
 

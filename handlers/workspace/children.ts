@@ -7,11 +7,12 @@ import type { WorkspaceContext } from '../../runtime/context.ts';
 import { jsonResponse } from '../../runtime/errors/render.ts';
 import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { parseQuery } from '../../runtime/validation.ts';
+import { agentField } from '../shared/agent-field.ts';
 
 const childrenQuery = z.object({
-  // "" is the root.
-  path: z.string({ error: 'missing path' }),
-  agent: z.string().optional(),
+  // Non-empty, as the contract declares (the root is "." or its absolute path).
+  path: z.string({ error: 'missing path' }).min(1, 'path is empty'),
+  agent: agentField,
 });
 
 const NOTHING = { entries: [], hidden: 0 };

@@ -8,12 +8,13 @@ import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { entityTag } from '../../runtime/http/entity-tag.ts';
 import { queryInteger } from '../../runtime/query-integer.ts';
 import { parseQuery } from '../../runtime/validation.ts';
+import { agentField } from '../shared/agent-field.ts';
 
 const fileQuery = z.object({
   path: z.string({ error: 'missing path' }).min(1, 'missing path'),
   offset: queryInteger().optional(),
   limit: queryInteger(1).optional(),
-  agent: z.string().optional(),
+  agent: agentField,
 });
 
 /**

@@ -10,9 +10,11 @@ import { parseQuery } from '../../runtime/validation.ts';
 const LIMIT = /^\d+$/;
 
 const healthQuery = z.object({
-  repo: z.string({ error: 'missing repo' }),
+  repo: z.string({ error: 'missing repo' }).min(1, 'repo is empty'),
+  // At most 16 characters, as the contract declares, whatever its digits say.
   since: z
     .string()
+    .max(16, 'since must be at most 16 characters')
     .refine((since) => sinceWindowMs(since) !== undefined, {
       error: (issue) => `invalid since "${String(issue.input)}": expected <number><h|d|w|m> (e.g. 30d)`,
     })

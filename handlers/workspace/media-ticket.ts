@@ -2,9 +2,10 @@ import { z } from 'zod';
 import type { WorkspaceContext } from '../../runtime/context.ts';
 import { jsonResponse } from '../../runtime/errors/render.ts';
 import { parseJsonBody } from '../../runtime/validation.ts';
-import { resolveServedFile, servedAgent, servedPath } from './served-file.ts';
+import { agentField } from '../shared/agent-field.ts';
+import { resolveServedFile, servedPath } from './served-file.ts';
 
-const Body = z.object({ path: servedPath, agent: servedAgent });
+const Body = z.object({ path: servedPath, agent: agentField });
 
 /**
  * `POST /workspace/media-ticket {path[, agent]}` → `{ticket, expiresAt}` (seed 001): a pass for

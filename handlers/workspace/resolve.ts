@@ -5,10 +5,18 @@ import { treePlace } from '../../core/tree/tree-place.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
 import { jsonResponse } from '../../runtime/errors/render.ts';
 import { parseQuery } from '../../runtime/validation.ts';
+import { agentField } from '../shared/agent-field.ts';
+
+const MAX_WRITTEN_PATH = 512;
 
 const resolveQuery = z.object({
-  path: z.string({ error: 'missing path' }).refine((path) => !path.includes('\0'), 'path contains a NUL byte'),
-  agent: z.string().optional(),
+  // 1–512 characters, as the contract declares: a longer reference is refused before the tail walk starts.
+  path: z
+    .string({ error: 'missing path' })
+    .min(1, 'path is empty')
+    .max(MAX_WRITTEN_PATH, `path must be at most ${MAX_WRITTEN_PATH} characters`)
+    .refine((path) => !path.includes('\0'), 'path contains a NUL byte'),
+  agent: agentField,
 });
 
 /**

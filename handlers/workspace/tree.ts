@@ -5,8 +5,9 @@ import { walkTree } from '../../core/tree/walk-tree.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
 import { jsonResponse } from '../../runtime/errors/render.ts';
 import { parseQuery } from '../../runtime/validation.ts';
+import { agentField } from '../shared/agent-field.ts';
 
-const treeQuery = z.object({ agent: z.string().optional() });
+const treeQuery = z.object({ agent: agentField });
 
 /**
  * `GET /workspace/tree[?agent=]` (Intentic, seed 001) → `{root, tree, hidden}`: the workspace as one

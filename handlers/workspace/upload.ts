@@ -8,7 +8,8 @@ import { jsonResponse } from '../../runtime/errors/render.ts';
 import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { entityTag } from '../../runtime/http/entity-tag.ts';
 import { parseQuery } from '../../runtime/validation.ts';
-import { agentField, mutationScope } from '../shared/mutation-scope.ts';
+import { mutationScope } from '../shared/mutation-scope.ts';
+import { servedAgent } from './served-file.ts';
 
 const Query = z.object({
   path: z.string({ error: 'missing path' }).min(1, 'missing path'),
@@ -18,7 +19,8 @@ const Query = z.object({
     .transform(Number)
     .refine(Number.isSafeInteger, 'offset is too large')
     .optional(),
-  agent: agentField,
+  // A byte route: its agent is checked by the view, like raw's and media's ({error} with the id).
+  agent: servedAgent,
 });
 
 const BASE_HASH_HEADER = 'x-intentic-base-hash';

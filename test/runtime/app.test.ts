@@ -109,16 +109,18 @@ describe('createWorkspaceApp', () => {
       // sends a "simple" request without asking and only hides the answer.
       const app = nodeApp(ws.root, { auth: { disabled: true }, allowedOrigins: [origin] });
       const before = (await readdir(ws.root)).sort();
-      for (const [method, path, body] of [
-        ['POST', '/terminals', JSON.stringify({ name: 'evil', command: 'touch pwned' })],
-        ['PUT', `/api/file?path=pwned.txt`, JSON.stringify({ content: 'x' })],
-        ['POST', '/workspace/dir', JSON.stringify({ path: 'pwned' })],
+      // Each refusal in its route's dialect: Intentic's contract calls answer an oRPC error body.
+      const intenticRefusal = { defined: false, code: 'FORBIDDEN', status: 403, message: 'origin not allowed' };
+      for (const [method, path, body, refusal] of [
+        ['POST', '/terminals', JSON.stringify({ name: 'evil', command: 'touch pwned' }), { error: 'origin not allowed' }],
+        ['PUT', `/api/file?path=pwned.txt`, JSON.stringify({ content: 'x' }), { error: 'origin not allowed' }],
+        ['POST', '/workspace/dir', JSON.stringify({ path: 'pwned' }), intenticRefusal],
       ] as const) {
         const res = await app.fetch(
           new Request(`http://127.0.0.1${path}`, { method, body, headers: { origin: 'https://evil.example', 'content-type': 'text/plain' } }),
         );
         expect(res.status).toBe(403);
-        expect(await res.json()).toEqual({ error: 'origin not allowed' });
+        expect(await res.json()).toEqual(refusal);
       }
       expect((await readdir(ws.root)).sort()).toEqual(before);
       // The same write from an allowed origin, from the server's own origin, or from no browser goes through.

@@ -5,7 +5,7 @@ import { dialectGuard } from '../../runtime/dialect.ts';
 import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 
 const ctx = { fs: new MemoryFileSystem() } as unknown as WorkspaceContext;
-const auth = { token: 'secret-token' };
+const auth = { auth: { token: 'secret-token' }, origins: { allowedOrigins: [] } };
 const ok = () => new Response('served');
 
 describe('dialectGuard', () => {

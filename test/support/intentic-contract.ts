@@ -17,7 +17,14 @@ import type { WorkspaceApp } from '../../runtime/app.ts';
 import { projectContract } from './intentic-project-contract.ts';
 import { TEST_TOKEN } from './workspace.ts';
 
-const agent = z.string().optional();
+/**
+ * The inputs' bounds are the published contract's (min, max, int, enums) and the rule files' where they add
+ * some (search, install, health): the client does not check them, the server must. An agent is a conversation
+ * id.
+ */
+const agent = z.string().regex(/^[a-zA-Z0-9][a-zA-Z0-9_-]{0,63}$/).optional();
+/** A workspace path: never empty. */
+const path = z.string().min(1);
 
 export interface TreeEntry {
   name: string;
@@ -73,7 +80,7 @@ export const searchAnswer = z.strictObject({
   candidates: z.array(z.string()).optional(),
   features: z.array(z.string()).optional(),
 });
-const fromTo = z.object({ from: z.string(), to: z.string() });
+const fromTo = z.object({ from: path, to: path });
 
 export const intenticContract = {
   workspace: {
@@ -84,11 +91,11 @@ export const intenticContract = {
       .output(z.strictObject({ root: z.string(), tree: z.array(treeEntry), hidden: z.number() })),
     children: oc
       .route({ method: 'GET', path: '/workspace/children' })
-      .input(z.object({ agent, path: z.string() }))
+      .input(z.object({ agent, path }))
       .output(z.strictObject({ entries: z.array(treeEntry), hidden: z.number() })),
     file: oc
       .route({ method: 'GET', path: '/workspace/file' })
-      .input(z.object({ agent, path: z.string(), offset: z.number().int().optional(), limit: z.number().int().optional() }))
+      .input(z.object({ agent, path, offset: z.number().int().optional(), limit: z.number().int().min(1).optional() }))
       .output(
         z.union([
           z.strictObject({
@@ -105,14 +112,14 @@ export const intenticContract = {
       ),
     resolve: oc
       .route({ method: 'GET', path: '/workspace/resolve' })
-      .input(z.object({ agent, path: z.string() }))
+      .input(z.object({ agent, path: z.string().min(1).max(512) }))
       .output(z.strictObject({ path: z.string().optional() })),
     mediaTicket: oc
       .route({ method: 'POST', path: '/workspace/media-ticket' })
-      .input(z.object({ agent, path: z.string() }))
+      .input(z.object({ agent, path }))
       .output(z.strictObject({ ticket: z.string(), expiresAt: z.number() })),
-    mkdir: oc.route({ method: 'POST', path: '/workspace/dir' }).input(z.object({ agent, path: z.string() })).output(ok),
-    delete: oc.route({ method: 'DELETE', path: '/workspace/entry' }).input(z.object({ agent, path: z.string() })).output(ok),
+    mkdir: oc.route({ method: 'POST', path: '/workspace/dir' }).input(z.object({ agent, path })).output(ok),
+    delete: oc.route({ method: 'DELETE', path: '/workspace/entry' }).input(z.object({ agent, path })).output(ok),
     move: oc.route({ method: 'POST', path: '/workspace/move' }).input(fromTo.extend({ agent })).output(ok),
     copy: oc.route({ method: 'POST', path: '/workspace/copy' }).input(fromTo.extend({ agent })).output(ok),
     repos: oc
@@ -144,14 +151,15 @@ export const intenticContract = {
       .route({ method: 'GET', path: '/workspace/search' })
       .input(
         z.object({
-          query: z.string(),
-          mode: z.string().optional(),
+          query: z.string().min(2).max(512),
+          mode: z.enum(['q', 'find', 'files', 'def', 'refs', 'sym', 'ast']).optional(),
           includeIgnored: z.string().optional(),
           literal: z.string().optional(),
           word: z.string().optional(),
           caseSensitive: z.string().optional(),
-          include: z.string().optional(),
-          limit: z.union([z.number(), z.string()]).optional(),
+          include: z.string().max(512).optional(),
+          // A number on the wire as digits; a string here so tests can send what a number cannot say ("1.5x").
+          limit: z.union([z.number().int().positive(), z.string()]).optional(),
           after: z.string().optional(),
         }),
       )
@@ -172,6 +180,8 @@ export interface IntenticClientOptions {
   token?: string | null;
   /** The mount point in front of `/workspace` (e.g. a gateway's `/sandbox/abc`). */
   baseUrl?: string;
+  /** More headers on every call, as a browser adds them (e.g. the page's `origin`). */
+  headers?: Record<string, string>;
 }
 
 /** Intentic's client over the in-process app (or any fetch, e.g. a real server's URL via global fetch). */
@@ -183,7 +193,7 @@ export function intenticClient(
   const url = 'url' in target ? target.url + (options.baseUrl ?? '') : `http://localhost${options.baseUrl ?? ''}`;
   const link = new OpenAPILink(intenticContract, {
     url,
-    headers: () => (token === null ? {} : { 'x-intentic-control': token }),
+    headers: () => ({ ...options.headers, ...(token === null ? {} : { 'x-intentic-control': token }) }),
     fetch: 'url' in target ? (request, init) => fetch(request, init) : (request) => target.fetch(request as Request),
     // The OpenAPILink decodes a success without looking at the output schema: check it here, so the strict
     // schemas above really fail a test on a stray or missing key (errors pass through untouched).
@@ -220,4 +230,15 @@ export async function orpcError(call: Promise<unknown>): Promise<ORPCError<strin
 export async function orpcFailure(call: Promise<unknown>): Promise<{ code: string; status: number; message: string }> {
   const error = await orpcError(call);
   return { code: error.code, status: error.status, message: error.message };
+}
+
+/** What a call fails with when a field the contract declares non-empty is `""`: the schema's BAD_REQUEST. */
+export function emptyFieldFailure(where: 'body' | 'query', key: string) {
+  const message = `${key} is empty`;
+  return {
+    code: 'BAD_REQUEST',
+    status: 400,
+    message: `invalid ${where}: ${key}: ${message}`,
+    data: { issues: [{ path: [key], message, code: 'too_small' }] },
+  };
 }

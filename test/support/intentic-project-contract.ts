@@ -7,7 +7,7 @@ import { oc } from '@orpc/contract';
 import { z } from 'zod';
 
 const ok = z.strictObject({ ok: z.literal(true) });
-const repo = z.string();
+const repo = z.string().min(1);
 
 export const projectContract = {
   setup: oc
@@ -30,7 +30,7 @@ export const projectContract = {
     ),
   install: oc
     .route({ method: 'POST', path: '/workspace/setup/install' })
-    .input(z.object({ dirs: z.array(z.string()) }))
+    .input(z.object({ dirs: z.array(z.string().max(500)).min(1).max(50) }))
     .output(z.strictObject({ queued: z.array(z.string()) })),
   templates: oc
     .route({ method: 'GET', path: '/workspace/templates' })
@@ -77,11 +77,11 @@ export const projectContract = {
     ),
   runTests: oc
     .route({ method: 'POST', path: '/workspace/repos/{repo}/tests' })
-    .input(z.object({ repo, session: z.string(), dirs: z.array(z.string()) }))
+    .input(z.object({ repo, session: z.string(), dirs: z.array(z.string()).min(1) }))
     .output(ok),
   health: oc
     .route({ method: 'GET', path: '/workspace/health' })
-    .input(z.object({ repo, since: z.string().optional(), limit: z.number().int().optional() }))
+    .input(z.object({ repo, since: z.string().max(16).optional(), limit: z.number().int().positive().max(200).optional() }))
     .output(
       z.strictObject({
         repo: z.string(),

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { intenticClient, orpcError } from '../../support/intentic-contract.ts';
+import { emptyFieldFailure, intenticClient, orpcError } from '../../support/intentic-contract.ts';
+import { failure } from '../../support/backends.ts';
 import { appOver, BACKENDS, buildTree, type BuiltTree, type Seed } from '../../support/backends.ts';
 import { q, request } from '../../support/workspace.ts';
 
@@ -42,7 +43,7 @@ for (const backend of BACKENDS) {
       });
     });
 
-    it('lists the root for "", "." and the root’s absolute path, the agents folder left out', async () => {
+    it('lists the root for "." and the root’s absolute path, the agents folder left out; "" is no path (BAD_REQUEST)', async () => {
       await fresh();
       const root = {
         entries: [
@@ -55,7 +56,7 @@ for (const backend of BACKENDS) {
         ],
         hidden: 0,
       };
-      expect(await children('')).toEqual(root);
+      expect(await failure(children(''))).toEqual(emptyFieldFailure('query', 'path'));
       expect(await children('.')).toEqual(root);
       expect(await children(built.root)).toEqual(root);
     });

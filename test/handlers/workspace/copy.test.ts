@@ -3,6 +3,7 @@ import { syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BACKENDS, createFixture, failure, makeFifo, type Fixture, type Seed } from '../../support/backends.ts';
+import { emptyFieldFailure } from '../../support/intentic-contract.ts';
 
 const seed: Seed = {
   'a.txt': 'A',
@@ -72,7 +73,7 @@ describe.each(BACKENDS)('POST /workspace/copy (%s)', (backend) => {
 
   it('refuses onto itself, into its own subfolder, an existing target, a missing source, the root', async () => {
     await setup();
-    const cases: Array<[string, string, ReturnType<typeof error>]> = [
+    const cases: Array<[string, string, { code: string; status: number; message: string; data: unknown }]> = [
       ['a.txt', 'a.txt', bad('cannot copy a.txt onto itself')],
       ['src', 'to-src/../src/', bad('cannot copy src onto itself')],
       ['src', 'src/lib/src', bad('cannot copy src into its own subfolder src/lib/src')],
@@ -81,7 +82,8 @@ describe.each(BACKENDS)('POST /workspace/copy (%s)', (backend) => {
       ['src', 'docs', error('CONFLICT', 409, 'target already exists: docs')],
       ['b.txt', 'a.txt/b.txt', error('CONFLICT', 409, 'not a folder: a.txt')],
       ['nope', 'x', error('NOT_FOUND', 404, 'source does not exist: nope')],
-      ['', 'x', bad('cannot copy the workspace root')],
+      ['', 'x', emptyFieldFailure('body', 'from')],
+      ['a.txt', '', emptyFieldFailure('body', 'to')],
       [b.root, 'x', bad('cannot copy the workspace root')],
       ['a.txt', '.', bad('cannot copy onto the workspace root')],
     ];

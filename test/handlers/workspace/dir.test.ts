@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { BACKENDS, createFixture, failure, type Fixture, type Seed } from '../../support/backends.ts';
+import { emptyFieldFailure } from '../../support/intentic-contract.ts';
 
 const seed: Seed = {
   'a.txt': 'A',
@@ -32,9 +33,11 @@ describe.each(BACKENDS)('POST /workspace/dir (%s)', (backend) => {
 
   it('answers ok for a folder that already exists (mkdir -p), and changes nothing', async () => {
     await setup();
-    for (const path of ['src', 'src/', '', '.', 'to-linked']) {
+    for (const path of ['src', 'src/', '.', 'to-linked']) {
       expect(await b.client.workspace.mkdir({ path }), path).toEqual({ ok: true });
     }
+    // "" names nothing: the contract declares the path non-empty.
+    expect(await failure(b.client.workspace.mkdir({ path: '' }))).toEqual(emptyFieldFailure('body', 'path'));
     expect(await b.tree()).toEqual(seeded);
   });
 
@@ -143,8 +146,8 @@ describe.each(BACKENDS)('POST /workspace/dir (%s)', (backend) => {
     expect(await failure(b.client.workspace.mkdir({ path: 'x', agent: '../evil' }))).toEqual({
       code: 'BAD_REQUEST',
       status: 400,
-      message: 'invalid agent id: "../evil"',
-      data: undefined,
+      message: 'invalid body: agent: agent must match ^[a-zA-Z0-9][a-zA-Z0-9_-]{0,63}$',
+      data: { issues: [{ path: ['agent'], message: 'agent must match ^[a-zA-Z0-9][a-zA-Z0-9_-]{0,63}$', code: 'invalid_format' }] },
     });
     expect(await b.tree()).toEqual(seeded);
   });

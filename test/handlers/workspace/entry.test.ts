@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { BACKENDS, createFixture, failure, type Fixture, type Seed } from '../../support/backends.ts';
+import { emptyFieldFailure } from '../../support/intentic-contract.ts';
 
 const seed: Seed = {
   'a.txt': 'A',
@@ -78,7 +79,8 @@ describe.each(BACKENDS)('DELETE /workspace/entry (%s)', (backend) => {
 
   it('refuses the workspace root in every spelling, and touches nothing', async () => {
     await setup();
-    for (const path of ['', '.', './', 'src/..', 'a/..', 'src/lib/../..', b.root, `${b.root}/`, `${b.root}/src/..`]) {
+    expect(await failure(b.client.workspace.delete({ path: '' }))).toEqual(emptyFieldFailure('body', 'path'));
+    for (const path of ['.', './', 'src/..', 'a/..', 'src/lib/../..', b.root, `${b.root}/`, `${b.root}/src/..`]) {
       expect(await failure(b.client.workspace.delete({ path })), JSON.stringify(path)).toEqual(
         bad('cannot delete the workspace root'),
       );

@@ -109,8 +109,8 @@ describe.each(BACKENDS)('POST /workspace/media-ticket (%s), through the Intentic
     expect(await failure(b.client.workspace.mediaTicket({ path: 'clip.mp4', agent: 'no/slash' }))).toEqual({
       code: 'BAD_REQUEST',
       status: 400,
-      message: 'invalid agent id: "no/slash"',
-      data: undefined,
+      message: 'invalid body: agent: agent must match ^[a-zA-Z0-9][a-zA-Z0-9_-]{0,63}$',
+      data: { issues: [{ path: ['agent'], message: 'agent must match ^[a-zA-Z0-9][a-zA-Z0-9_-]{0,63}$', code: 'invalid_format' }] },
     });
     expect(await failure(b.client.workspace.mediaTicket({ path: 'clip.mp4', agent: 'nobody' }))).toEqual({
       code: 'NOT_FOUND',

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { BACKENDS, createFixture, failure, type Fixture, type Seed } from '../../support/backends.ts';
+import { emptyFieldFailure } from '../../support/intentic-contract.ts';
 
 const seed: Seed = {
   'a.txt': 'A',
@@ -127,7 +128,9 @@ describe.each(BACKENDS)('POST /workspace/move (%s)', (backend) => {
 
   it('refuses the workspace root as source or target', async () => {
     await setup();
-    for (const root of ['', '.', 'src/..', b.root]) {
+    expect(await failure(b.client.workspace.move({ from: '', to: 'moved' }))).toEqual(emptyFieldFailure('body', 'from'));
+    expect(await failure(b.client.workspace.move({ from: 'a.txt', to: '' }))).toEqual(emptyFieldFailure('body', 'to'));
+    for (const root of ['.', 'src/..', b.root]) {
       expect(await failure(b.client.workspace.move({ from: root, to: 'moved' }))).toEqual(bad('cannot move the workspace root'));
       expect(await failure(b.client.workspace.move({ from: 'a.txt', to: root }))).toEqual(
         bad('cannot move onto the workspace root'),

@@ -75,7 +75,7 @@ describe.each(BACKENDS)('tree mutations with agent (%s)', (backend) => {
       code: 'BAD_REQUEST',
       message: 'cannot copy src into its own subfolder src/inner',
     });
-    expect(await failure(b.client.workspace.delete({ path: '', agent }))).toMatchObject({
+    expect(await failure(b.client.workspace.delete({ path: '.', agent }))).toMatchObject({
       code: 'BAD_REQUEST',
       message: 'cannot delete the workspace root',
     });

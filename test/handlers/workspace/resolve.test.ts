@@ -97,7 +97,6 @@ for (const backend of BACKENDS) {
       expect(await resolve('/etc/passwd')).toEqual({ path: 'etc/passwd' });
       expect(await resolve('/usr/share/nothing-here.txt')).toEqual({});
       expect(await resolve('folder/inner')).toEqual({});
-      expect(await resolve('')).toEqual({});
     });
 
     it('resolves in an agent’s private copy with agent=', async () => {

@@ -20,6 +20,7 @@ import { waitFor } from '../../support/processes.ts';
 import { request } from '../../support/workspace.ts';
 
 export type SearchInput = Parameters<IntenticClient['workspace']['search']>[0];
+export type UncheckedSearchInput = Omit<SearchInput, 'mode'> & { mode?: string };
 
 export interface SearchFixture {
   readonly backend: BackendName;
@@ -29,7 +30,8 @@ export interface SearchFixture {
   /** One call through Intentic's client; the answer already passed the contract's output schema. */
   search(input: SearchInput): Promise<SearchAnswer>;
   /** The decoded oRPC error of a call that must fail. */
-  failure(input: SearchInput): Promise<{ code: string; status: number; message: string; data: unknown }>;
+  /** A call that must fail: `mode` may be any string, past what the contract's enum lets a caller type. */
+  failure(input: UncheckedSearchInput): Promise<{ code: string; status: number; message: string; data: unknown }>;
   /** Waits until the file list, the content index and the prose index have caught up. */
   settle(): Promise<void>;
   /** Writes a file through the API (`PUT /api/file`), as an editor would. */
@@ -51,7 +53,7 @@ function wrapFixture(fixture: Fixture, release: () => void = () => {}): SearchFi
     root: fixture.root,
     fs: fixture.fs,
     search: (input) => fixture.client.workspace.search(input) as Promise<SearchAnswer>,
-    failure: (input) => failure(fixture.client.workspace.search(input)),
+    failure: (input) => failure(fixture.client.workspace.search(input as SearchInput)),
     settle: () => fixture.app.search.settled(),
     async write(path, content) {
       const response = await fixture.app.fetch(
