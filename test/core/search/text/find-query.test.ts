@@ -131,6 +131,20 @@ describe('compileFind: lines, spans and text', () => {
     expect(find('\\b', 'a b')).toBeNull();
   });
 
+  it('never throws on a literal too long for one JavaScript regex (70 000 characters), nor on one that ran as literal', () => {
+    const long = 'Ab.(k|é'.repeat(10_000);
+    const text = `first\nx ${long.toLowerCase()} y\n`;
+    // The 200-character window cuts the match, so its span is dropped (001-search.md "Answer").
+    const hits = [{ line: 2, text: `x ${long.toLowerCase()} y`.slice(0, 200), spans: [], tags: TEXT }];
+    expect(find(long, text, { literal: true })).toEqual({ hits, capped: false });
+    expect(find(long, text, { literal: true, word: true })).toEqual({ hits, capped: false });
+    expect(find(long, text, { literal: true, caseSensitive: true })).toBeNull();
+    // `(` unbalanced: not a regex, so it runs as literal text, at its full length.
+    const compiled = compileFind({ pattern: long, literal: false, caseSensitive: false, word: false });
+    expect(compiled.ranAsLiteral).toBe(true);
+    expect(compiled.matchBytes(encode(text))).toEqual({ hits, capped: false });
+  });
+
   it('runs (a+)+$ over a 1 MB line in linear time', () => {
     const line = 'a'.repeat(1_000_000);
     // The one match runs past the window, so the window cuts it: no span is shown.
