@@ -55,8 +55,9 @@ export async function symMode(query: string, stage: SymbolStage): Promise<Result
       const score = glob !== undefined ? (glob(def.name) ? 1 : undefined) : fuzzyPathScore(query, def.name);
       if (score === undefined) continue;
       best = Math.max(best, score);
-      // Why it matched: a fuzzy name (as `files` tags a fuzzy path), or a definition the glob names.
-      const tags: Tag[] = glob !== undefined ? defTags(def) : fuzzyTags(def, tagScore(score));
+      // Why it matched: every hit is a definition (`def`); a fuzzy name also says how well it matched (as
+      // `files` tags a fuzzy path), a glob only names it.
+      const tags: Tag[] = glob !== undefined ? defTags(def) : fuzzyDefTags(def, tagScore(score));
       hits.push({ line: def.line, text: `${def.kind.padEnd(6)} ${def.signature}`, spans: [], tags });
     }
     if (hits.length > 0) files.push({ path, best, hits: hits.sort((a, b) => a.line - b.line) });
@@ -102,8 +103,11 @@ function defTags(def: SymbolDef): Tag[] {
   return def.heuristic ? [{ kind: 'def' }, { kind: 'heuristic' }] : [{ kind: 'def' }];
 }
 
-function fuzzyTags(def: SymbolDef, score: number): Tag[] {
-  return def.heuristic ? [{ kind: 'fuzzy', score }, { kind: 'heuristic' }] : [{ kind: 'fuzzy', score }];
+/** In 001-search.md's tag order: def, (path,) fuzzy, …, heuristic. */
+function fuzzyDefTags(def: SymbolDef, score: number): Tag[] {
+  const tags: Tag[] = [{ kind: 'def' }, { kind: 'fuzzy', score }];
+  if (def.heuristic) tags.push({ kind: 'heuristic' });
+  return tags;
 }
 
 function capGroup(group: Group): Group {

@@ -159,10 +159,15 @@ describe.each(BACKENDS)('GET /workspace/search symbol modes (%s)', (backend) => 
           'src/widgets.test.ts:2 test   function checkWidget() {}',
         ]),
       );
+      // Every hit is a definition (tag `def`) whose name matched fuzzily (`fuzzy`, with its score), in the
+      // tag order of 001-search.md: def, path, fuzzy, …
       for (const hit of answer.groups.flatMap((group) => group.hits)) {
         expect(hit.spans).toEqual([]);
-        expect(hit.tags.map((tag) => tag.kind)).toEqual(['fuzzy']);
+        expect(hit.tags.map((tag) => tag.kind)).toEqual(['def', 'fuzzy']);
+        expect(hit.tags[0]).toEqual({ kind: 'def' });
       }
+      // `Widget` itself scores 1: 0.75 + 0.2 + 5/6, capped.
+      expect(answer.groups[0]!.hits.find((hit) => hit.line === 3)!.tags).toEqual([{ kind: 'def' }, { kind: 'fuzzy', score: 1 }]);
       // `Widget` (0.75 + 0.2 + 5/6) is the best-scoring name.
       expect(answer.groups[0]!.path).toBe('src/widgets.ts');
     });
@@ -171,6 +176,7 @@ describe.each(BACKENDS)('GET /workspace/search symbol modes (%s)', (backend) => 
       const answer = await ws.search({ query: 'Widget*', mode: 'sym' });
       const names = answer.groups.flatMap((group) => group.hits.map((hit) => hit.text)).sort();
       expect(names).toEqual(['class  class WidgetStore {', 'type   interface Widget {']);
+      for (const hit of answer.groups.flatMap((group) => group.hits)) expect(hit.tags).toEqual([{ kind: 'def' }]);
     });
   });
 
