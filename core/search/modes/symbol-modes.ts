@@ -21,13 +21,17 @@ const REFS_PARSED_FILES = 200;
 export interface SymbolStage {
   symbols: SymbolIndex;
   scope: readonly ListedFile[];
-  /** The files of the scope whose text holds `name` as a whole word, and their lines. */
+  /** The files of the scope whose text holds `name` as a whole word, and their lines (binary files skipped). */
   wordMatches(name: string, caseSensitive: boolean): Promise<Map<string, FileTextMatch>>;
+  /**
+   * The source files of the scope that hold `name` as a whole word (case-sensitive), those holding a NUL
+   * included: text matching skips them, but they are still parsed for symbols (001-search.md).
+   */
+  sourcesHolding(name: string): Promise<readonly ListedFile[]>;
 }
 
 export async function defMode(query: string, stage: SymbolStage): Promise<ResultSet> {
-  const matches = await stage.wordMatches(query, true);
-  const candidates = stage.scope.filter((file) => matches.has(file.path));
+  const candidates = await stage.sourcesHolding(query);
   const found = candidates.length === 0 ? [] : await stage.symbols.definitions(query, candidates);
   if (found.length === 0) {
     const fuzzy = await symMode(query, stage);

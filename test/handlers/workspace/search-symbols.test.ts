@@ -14,7 +14,7 @@ import { TreeSitterParsers } from '../../../adapters/search/tree-sitter-parsers.
 import { BACKENDS } from '../../support/backends.ts';
 
 const parsers = new TreeSitterParsers();
-import { FRESH, openSearch, pathsOf, type SearchFixture } from './search-fixture.ts';
+import { FRESH, openSearch, pathsOf, searchPair, type SearchFixture, type SearchPair } from './search-fixture.ts';
 
 const WIDGETS_TS = [
   "import { helper } from './helper';", // 1
@@ -213,5 +213,48 @@ describe.each(BACKENDS)('GET /workspace/search symbol modes (%s)', (backend) => 
       const line9 = answer.groups[0]!.hits.find((hit) => hit.line === 9)!;
       expect(line9.tags[0]).toEqual({ kind: 'def' });
     });
+  });
+});
+
+/**
+ * 001-search.md "What is searched": text matching skips a file holding a NUL byte, but a source file with a NUL
+ * is still parsed for symbols. Over the index and over the scan (searchPair), with the daemon's parsers and
+ * without (line heuristics).
+ */
+const PACKED_TS = 'export function unpackFrame(bytes: Uint8Array) {\n  return bytes.indexOf(0) === "\0".charCodeAt(0);\n}\n';
+
+describe.each(BACKENDS)('a source file holding a NUL byte (%s)', (backend) => {
+  let ws: SearchFixture;
+  let pair: SearchPair;
+  beforeAll(async () => {
+    const seed = { 'src/packed.ts': PACKED_TS, 'src/use.ts': "import { unpackFrame } from './packed';\n" };
+    [ws, pair] = await Promise.all([openSearch(backend, seed, { search: { parsers } }), searchPair(backend, seed)]);
+  });
+  afterAll(() => Promise.all([ws.cleanup(), pair.cleanup()]));
+
+  it('def finds its definitions, parsed or by the heuristics, from the index and from the scan', async () => {
+    const signature = 'export function unpackFrame(bytes: Uint8Array) {';
+    expect((await ws.search({ query: 'unpackFrame', mode: 'def' })).groups).toEqual([
+      { path: 'src/packed.ts', score: 1, hits: [def(1, signature)] },
+    ]);
+    expect((await pair.both({ query: 'unpackFrame', mode: 'def' })).groups).toEqual([
+      { path: 'src/packed.ts', score: 1, hits: [{ line: 1, text: signature, spans: [], tags: [{ kind: 'def' }, { kind: 'heuristic' }] }] },
+    ]);
+  });
+
+  it('sym lists them', async () => {
+    expect((await ws.search({ query: 'unpackFrame', mode: 'sym' })).groups).toEqual([
+      { path: 'src/packed.ts', score: 1, hits: [{ line: 1, text: 'fn     export function unpackFrame(bytes: Uint8Array) {', spans: [], tags: [{ kind: 'def' }, { kind: 'fuzzy', score: 1 }] }] },
+    ]);
+  });
+
+  it('text matching still skips it: find, refs and the text of q', async () => {
+    expect(pathsOf(await pair.both({ query: 'unpackFrame', mode: 'find' }))).toEqual(['src/use.ts']);
+    expect(pathsOf(await pair.both({ query: 'charCodeAt', mode: 'find' }))).toEqual([]);
+    expect(pathsOf(await ws.search({ query: 'unpackFrame', mode: 'refs' }))).toEqual(['src/use.ts']);
+    // q: the definition (tag def) from the parse, no text hit from the file.
+    const q = await ws.search({ query: 'unpackFrame' });
+    const packed = q.groups.find((group) => group.path === 'src/packed.ts')!;
+    expect(packed.hits.map((hit) => [hit.line, hit.tags.map((tag) => tag.kind)])).toEqual([[1, ['def']]]);
   });
 });

@@ -124,6 +124,11 @@ describe('compileFind: lines, spans and text', () => {
     expect(find('foo', '')).toBeNull();
   });
 
+  it('with binary, matches a file holding a NUL too (the symbol lookup of def), prefiltered or not', () => {
+    expect(find('foo', 'bar\0\nfoo', { binary: true })?.hits).toEqual([{ line: 2, text: 'foo', spans: [{ start: 0, end: 3 }], tags: TEXT }]);
+    expect(find('\\w+', '\0\nfoo', { binary: true })?.hits.map((hit) => hit.line)).toEqual([2]);
+  });
+
   it('never counts a zero-length match as a hit', () => {
     expect(find('^', 'abc\n\n')).toBeNull();
     expect(find('x*', 'abc')).toBeNull();
