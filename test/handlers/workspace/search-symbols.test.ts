@@ -258,3 +258,75 @@ describe.each(BACKENDS)('a source file holding a NUL byte (%s)', (backend) => {
     expect(packed.hits.map((hit) => [hit.line, hit.tags.map((tag) => tag.kind)])).toEqual([[1, ['def']]]);
   });
 });
+
+/**
+ * `context` inside a variable's initializer (001-search.md "Answer": `defaultWidgets (const)`): module-level
+ * `const`/`let`/`var` in TypeScript, assignments in Python, `var` in Go, `static` in Rust; parsed, and (for the
+ * languages the line heuristics read) without a parser, as on the memory backend and Workers.
+ */
+const TABLES = {
+  'src/tables.ts': [
+    'export const defaultWidgets = [', // 1
+    "  makeWidget('a'),", // 2
+    '];', // 3
+    'let counters = {', // 4
+    "  total: makeWidget('b'),", // 5
+    '};', // 6
+    'const first = [', // 7
+    "  makeWidget('c'),", // 8
+    '], second = [', // 9
+    "  makeWidget('d'),", // 10
+    '];', // 11
+    'function build() {', // 12
+    "  return makeWidget('e');", // 13
+    '}', // 14
+  ].join('\n') + '\n',
+  'src/plain.js': "var registry = {\n  main: makeWidget('f'),\n};\n",
+  'py/tables.py': 'WIDGETS = [\n    makeWidget(1),\n]\n',
+  'go/tables.go': 'package tables\n\nvar widgets = []int{\n\tmakeWidget(1),\n}\n',
+  'rs/tables.rs': 'static WIDGETS: [i32; 1] = [\n    makeWidget(1),\n];\n',
+};
+
+const contexts = (answer: { groups: { path: string; hits: Hit[] }[] }) =>
+  answer.groups.flatMap((group) => group.hits.map((hit) => `${group.path}:${hit.line} ${hit.context ?? '-'}`)).sort();
+
+describe.each(BACKENDS)('context inside a variable initializer (%s)', (backend) => {
+  let parsed: SearchFixture;
+  let heuristic: SearchFixture;
+  beforeAll(async () => {
+    [parsed, heuristic] = await Promise.all([openSearch(backend, TABLES, { search: { parsers } }), openSearch(backend, TABLES)]);
+  });
+  afterAll(() => Promise.all([parsed.cleanup(), heuristic.cleanup()]));
+
+  it('names the variable whose initializer holds the hit, parsed (refs, find and q alike)', async () => {
+    const expected = [
+      'go/tables.go:4 widgets (const)',
+      'py/tables.py:2 WIDGETS (const)',
+      'rs/tables.rs:2 WIDGETS (const)',
+      'src/plain.js:2 registry (const)',
+      'src/tables.ts:10 second (const)',
+      'src/tables.ts:13 build (fn)',
+      'src/tables.ts:2 defaultWidgets (const)',
+      'src/tables.ts:5 counters (const)',
+      'src/tables.ts:8 first (const)',
+    ];
+    expect(contexts(await parsed.search({ query: 'makeWidget', mode: 'refs' }))).toEqual(expected);
+    expect(contexts(await parsed.search({ query: 'makeWidget(', mode: 'find', literal: 'true' }))).toEqual(expected);
+    expect(contexts(await parsed.search({ query: 'makeWidget' }))).toEqual(expected);
+  });
+
+  it('names it without a parser too, where the line heuristics see the declaration', async () => {
+    expect(contexts(await heuristic.search({ query: 'makeWidget', mode: 'refs' }))).toEqual([
+      'go/tables.go:4 widgets (const)',
+      'py/tables.py:2 WIDGETS (const)',
+      'rs/tables.rs:2 WIDGETS (const)',
+      'src/plain.js:2 registry (const)',
+      // `second` is declared mid-line (`], second = [`): no line pattern sees it.
+      'src/tables.ts:10 -',
+      'src/tables.ts:13 build (fn)',
+      'src/tables.ts:2 defaultWidgets (const)',
+      'src/tables.ts:5 counters (const)',
+      'src/tables.ts:8 first (const)',
+    ]);
+  });
+});
