@@ -25,7 +25,7 @@ export interface SymbolStage {
   wordMatches(name: string, caseSensitive: boolean): Promise<Map<string, FileTextMatch>>;
   /**
    * The source files of the scope that hold `name` as a whole word (case-sensitive), those holding a NUL
-   * included: text matching skips them, but they are still parsed for symbols (001-search.md).
+   * included: text matching skips them, but they are still parsed for symbols (docs/intentic.md).
    */
   sourcesHolding(name: string): Promise<readonly ListedFile[]>;
 }
@@ -107,7 +107,7 @@ function defTags(def: SymbolDef): Tag[] {
   return def.heuristic ? [{ kind: 'def' }, { kind: 'heuristic' }] : [{ kind: 'def' }];
 }
 
-/** In 001-search.md's tag order: def, (path,) fuzzy, …, heuristic. */
+/** In the answer's tag order (docs/intentic.md): def, (path,) fuzzy, …, heuristic. */
 function fuzzyDefTags(def: SymbolDef, score: number): Tag[] {
   const tags: Tag[] = [{ kind: 'def' }, { kind: 'fuzzy', score }];
   if (def.heuristic) tags.push({ kind: 'heuristic' });

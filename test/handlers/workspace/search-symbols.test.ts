@@ -160,7 +160,7 @@ describe.each(BACKENDS)('GET /workspace/search symbol modes (%s)', (backend) => 
         ]),
       );
       // Every hit is a definition (tag `def`) whose name matched fuzzily (`fuzzy`, with its score), in the
-      // tag order of 001-search.md: def, path, fuzzy, …
+      // answer's tag order (docs/intentic.md): def, path, fuzzy, …
       for (const hit of answer.groups.flatMap((group) => group.hits)) {
         expect(hit.spans).toEqual([]);
         expect(hit.tags.map((tag) => tag.kind)).toEqual(['def', 'fuzzy']);
@@ -217,7 +217,7 @@ describe.each(BACKENDS)('GET /workspace/search symbol modes (%s)', (backend) => 
 });
 
 /**
- * 001-search.md "What is searched": text matching skips a file holding a NUL byte, but a source file with a NUL
+ * What is searched (docs/intentic.md): text matching skips a file holding a NUL byte, but a source file with a NUL
  * is still parsed for symbols. Over the index and over the scan (searchPair), with the daemon's parsers and
  * without (line heuristics).
  */
@@ -260,7 +260,7 @@ describe.each(BACKENDS)('a source file holding a NUL byte (%s)', (backend) => {
 });
 
 /**
- * `context` inside a variable's initializer (001-search.md "Answer": `defaultWidgets (const)`): module-level
+ * `context` inside a variable's initializer (docs/intentic.md: `defaultWidgets (const)`): module-level
  * `const`/`let`/`var` in TypeScript, assignments in Python, `var` in Go, `static` in Rust; parsed, and (for the
  * languages the line heuristics read) without a parser, as on the memory backend and Workers.
  */

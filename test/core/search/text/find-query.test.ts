@@ -139,7 +139,7 @@ describe('compileFind: lines, spans and text', () => {
   it('never throws on a literal too long for one JavaScript regex (70 000 characters), nor on one that ran as literal', () => {
     const long = 'Ab.(k|é'.repeat(10_000);
     const text = `first\nx ${long.toLowerCase()} y\n`;
-    // The 200-character window cuts the match, so its span is dropped (001-search.md "Answer").
+    // The 200-character window cuts the match, so its span is dropped (docs/intentic.md).
     const hits = [{ line: 2, text: `x ${long.toLowerCase()} y`.slice(0, 200), spans: [], tags: TEXT }];
     expect(find(long, text, { literal: true })).toEqual({ hits, capped: false });
     expect(find(long, text, { literal: true, word: true })).toEqual({ hits, capped: false });
