@@ -9,7 +9,8 @@
  * it, re-indexes only the files whose version differs, and is warm.
  *
  * Soundness rules: a file the index has not caught up with (new, changed, unknown version, unreadable) is always a
- * candidate; a file with a NUL or over 1 MiB is never one (text matching skips it).
+ * candidate; a file over 1 MiB is never one, nor one with a NUL (text matching skips it) unless the plan asks
+ * for binary files too (`def` looks for the source files holding a name: those with a NUL are still parsed).
  */
 import { MAX_SEARCHED_FILE_BYTES } from '../answer.ts';
 import { createInProcessBuilder, indexFileBytes, type IndexBuilder } from './index-builder.ts';
@@ -114,6 +115,8 @@ const MERGE_SMALL_SHARDS = 8;
 /** Per file of a universe: the id to look up, or one of these. */
 const ALWAYS = -1;
 const NEVER = -2;
+/** Holds a NUL (and is not over the size cap): a candidate only for a plan that wants binary files. */
+const BINARY = -3;
 
 function everyId(shard: Shard): Uint32Array {
   const ids = new Uint32Array(shard.span);
@@ -212,8 +215,9 @@ class TrigramContentIndex implements ContentIndex {
 
   private async lookup(plan: IndexPlan, universe: readonly IndexEntry[]): Promise<IndexEntry[]> {
     const { slots, fold } = this.slotsOf(universe);
+    const always = (slot: number) => slot === ALWAYS || (slot === BINARY && plan.binary === true);
     const query = trigramQuery(plan);
-    if (query === undefined) return universe.filter((_entry, i) => slots[i] !== NEVER);
+    if (query === undefined) return universe.filter((_entry, i) => always(slots[i]!) || slots[i]! >= 0);
     // The delta and the shard list are read before the first await: a flush moving files from one to the
     // other meanwhile must not hide them from this query.
     const marked = new Uint8Array(this.nextId);
@@ -233,7 +237,7 @@ class TrigramContentIndex implements ContentIndex {
     const out: IndexEntry[] = [];
     for (let i = 0; i < universe.length; i++) {
       const slot = slots[i]!;
-      if (slot === ALWAYS || (slot >= 0 && (marked[slot] === 1 || (foldCounts && fold[i] === 1)))) out.push(universe[i]!);
+      if (always(slot) || (slot >= 0 && (marked[slot] === 1 || (foldCounts && fold[i] === 1)))) out.push(universe[i]!);
     }
     return out;
   }
@@ -616,7 +620,7 @@ class TrigramContentIndex implements ContentIndex {
       if (entry.size > MAX_SEARCHED_FILE_BYTES) slots[i] = NEVER;
       else if (record === undefined || record.version !== entry.version || this.queue.has(entry.path)) slots[i] = ALWAYS;
       else if (record.flags & FileFlags.unreadable) slots[i] = ALWAYS;
-      else if (record.flags & FileFlags.skipped) slots[i] = NEVER;
+      else if (record.flags & FileFlags.skipped) slots[i] = BINARY; // within the size cap: skipped for its NUL
       else {
         slots[i] = record.id;
         if (record.flags & FileFlags.foldVariant) fold[i] = 1;

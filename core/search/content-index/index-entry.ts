@@ -13,7 +13,7 @@ export interface IndexEntry {
 export const FileFlags = {
   /** Indexed: its trigrams are in a shard or the delta. */
   text: 0,
-  /** Holds a NUL or is over 1 MiB: text matching skips it, so it is never a candidate. */
+  /** Holds a NUL or is over 1 MiB: text matching skips it, so it is not a candidate (a NUL one is for IndexPlan.binary). */
   skipped: 1,
   /** Could not be read: always a candidate (the verification decides). */
   unreadable: 2,

@@ -14,6 +14,8 @@ import { literalGramRuns, type LiteralGram } from './trigrams.ts';
 export interface IndexPlan {
   readonly required: readonly (readonly string[])[];
   readonly caseSensitive: boolean;
+  /** Files holding a NUL (never indexed) are candidates too (FindQuery.binary, core/search/text). */
+  readonly binary?: boolean;
 }
 
 /**

@@ -15,6 +15,7 @@ import type { EmbeddingsStage } from '../prose/embeddings.ts';
 import { countHits, wholeSet, type RankedGroups, type ResultSet } from '../query/result-set.ts';
 import type { SearchRequest } from '../query/search-request.ts';
 import type { AstMatcher } from '../symbols/ast-matcher.ts';
+import { sourceFilesOf } from '../symbols/source-language.ts';
 import { compileFind, rewriteGrepEscapes, type CompiledFind, type FindQuery } from '../text/find-query.ts';
 import type { TextScanner } from '../text/scanner.ts';
 import { scopeFiles, type EngineParts } from './engine-parts.ts';
@@ -102,6 +103,11 @@ function symbolStage(scope: readonly ListedFile[], context: ModeContext): Symbol
     symbols: context.engine.symbols,
     scope,
     wordMatches: (name, caseSensitive) => textIn(scope, context, { pattern: name, literal: true, word: true, caseSensitive }),
+    async sourcesHolding(name) {
+      const sources = sourceFilesOf(scope);
+      const matches = await textIn(sources, context, { pattern: name, literal: true, word: true, caseSensitive: true, binary: true });
+      return sources.filter((file) => matches.has(file.path));
+    },
   };
 }
 

@@ -4,7 +4,7 @@
  * (searched with includeIgnored) are never indexed, so they are always scanned.
  */
 import { MAX_SEARCHED_FILE_BYTES } from '../answer.ts';
-import type { ContentIndex } from '../content-index/content-index.ts';
+import type { ContentIndex, IndexPlan } from '../content-index/content-index.ts';
 import type { ListedFile } from '../file-list/listed-file.ts';
 import type { CompiledFind, FileTextMatch, FindQuery } from '../text/find-query.ts';
 import type { ScanTarget, TextScanner } from '../text/scanner.ts';
@@ -30,17 +30,14 @@ export async function searchText(
 /** The files worth reading for `compiled`: the index's candidates among the indexed ones, plus every ignored one. */
 export async function textTargets(
   scope: readonly ListedFile[],
-  compiled: Pick<CompiledFind, 'required' | 'caseSensitive'>,
+  plan: IndexPlan,
   index: ContentIndex | undefined,
 ): Promise<readonly ScanTarget[]> {
   if (index === undefined || index.status().state !== 'ready') {
     return scope.filter((file) => file.size <= MAX_SEARCHED_FILE_BYTES);
   }
   const indexed = indexedPart(scope);
-  const candidates: ScanTarget[] = await index.candidates(
-    { required: compiled.required, caseSensitive: compiled.caseSensitive },
-    indexed,
-  );
+  const candidates: ScanTarget[] = await index.candidates(plan, indexed);
   if (indexed === scope) return candidates;
   for (const file of scope) if (file.ignored && file.size <= MAX_SEARCHED_FILE_BYTES) candidates.push(file);
   return candidates;

@@ -21,13 +21,17 @@ const REFS_PARSED_FILES = 200;
 export interface SymbolStage {
   symbols: SymbolIndex;
   scope: readonly ListedFile[];
-  /** The files of the scope whose text holds `name` as a whole word, and their lines. */
+  /** The files of the scope whose text holds `name` as a whole word, and their lines (binary files skipped). */
   wordMatches(name: string, caseSensitive: boolean): Promise<Map<string, FileTextMatch>>;
+  /**
+   * The source files of the scope that hold `name` as a whole word (case-sensitive), those holding a NUL
+   * included: text matching skips them, but they are still parsed for symbols (docs/intentic.md).
+   */
+  sourcesHolding(name: string): Promise<readonly ListedFile[]>;
 }
 
 export async function defMode(query: string, stage: SymbolStage): Promise<ResultSet> {
-  const matches = await stage.wordMatches(query, true);
-  const candidates = stage.scope.filter((file) => matches.has(file.path));
+  const candidates = await stage.sourcesHolding(query);
   const found = candidates.length === 0 ? [] : await stage.symbols.definitions(query, candidates);
   if (found.length === 0) {
     const fuzzy = await symMode(query, stage);
@@ -55,8 +59,9 @@ export async function symMode(query: string, stage: SymbolStage): Promise<Result
       const score = glob !== undefined ? (glob(def.name) ? 1 : undefined) : fuzzyPathScore(query, def.name);
       if (score === undefined) continue;
       best = Math.max(best, score);
-      // Why it matched: a fuzzy name (as `files` tags a fuzzy path), or a definition the glob names.
-      const tags: Tag[] = glob !== undefined ? defTags(def) : fuzzyTags(def, tagScore(score));
+      // Why it matched: every hit is a definition (`def`); a fuzzy name also says how well it matched (as
+      // `files` tags a fuzzy path), a glob only names it.
+      const tags: Tag[] = glob !== undefined ? defTags(def) : fuzzyDefTags(def, tagScore(score));
       hits.push({ line: def.line, text: `${def.kind.padEnd(6)} ${def.signature}`, spans: [], tags });
     }
     if (hits.length > 0) files.push({ path, best, hits: hits.sort((a, b) => a.line - b.line) });
@@ -102,8 +107,11 @@ function defTags(def: SymbolDef): Tag[] {
   return def.heuristic ? [{ kind: 'def' }, { kind: 'heuristic' }] : [{ kind: 'def' }];
 }
 
-function fuzzyTags(def: SymbolDef, score: number): Tag[] {
-  return def.heuristic ? [{ kind: 'fuzzy', score }, { kind: 'heuristic' }] : [{ kind: 'fuzzy', score }];
+/** In the answer's tag order (docs/intentic.md): def, (path,) fuzzy, …, heuristic. */
+function fuzzyDefTags(def: SymbolDef, score: number): Tag[] {
+  const tags: Tag[] = [{ kind: 'def' }, { kind: 'fuzzy', score }];
+  if (def.heuristic) tags.push({ kind: 'heuristic' });
+  return tags;
 }
 
 function capGroup(group: Group): Group {

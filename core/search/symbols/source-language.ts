@@ -45,3 +45,18 @@ export function isSourcePath(path: string): boolean {
   const extension = extensionOf(path);
   return extension in BY_EXTENSION || HEURISTIC_EXTENSIONS.has(extension);
 }
+
+/**
+ * The files of `files` that can hold symbols, kept per array: the file list hands out the same array until it
+ * changes, and a `def` over a big tree should not filter 78 579 paths each time.
+ */
+const sourceParts = new WeakMap<readonly { path: string }[], readonly { path: string }[]>();
+
+export function sourceFilesOf<File extends { path: string }>(files: readonly File[]): readonly File[] {
+  let sources = sourceParts.get(files) as readonly File[] | undefined;
+  if (sources === undefined) {
+    sources = files.filter((file) => isSourcePath(file.path));
+    sourceParts.set(files, sources);
+  }
+  return sources;
+}

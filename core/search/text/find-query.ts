@@ -26,6 +26,11 @@ export interface FindQuery {
   literal: boolean;
   caseSensitive: boolean;
   word: boolean;
+  /**
+   * Files holding a NUL are matched too. Never for text answers (they skip binary files); for finding the
+   * source files that hold a name, since a source file with a NUL is still parsed for symbols (`def`).
+   */
+  binary?: boolean;
 }
 
 export interface CompiledFind {
@@ -40,7 +45,9 @@ export interface CompiledFind {
   readonly required: readonly (readonly string[])[];
   /** How `required` compares: false also when the query is case-sensitive but its pattern turns `(?i)` on. */
   readonly caseSensitive: boolean;
-  /** The hits of one file's bytes, or null when it has none or is binary (holds a NUL byte). */
+  /** Whether files holding a NUL are matched too (FindQuery.binary). */
+  readonly binary: boolean;
+  /** The hits of one file's bytes, or null when it has none or is binary (holds a NUL byte) and not `binary`. */
   matchBytes(bytes: Uint8Array): FileTextMatch | null;
 }
 
@@ -61,11 +68,11 @@ export function compileFind(query: FindQuery): CompiledFind {
     }
     if (pattern !== undefined) {
       const { required, inlineCaseInsensitive } = regexRequiredLiterals(query.pattern);
-      return new CompiledLineFind(pattern, false, required, query.caseSensitive && !inlineCaseInsensitive);
+      return new CompiledLineFind(pattern, false, required, query.caseSensitive && !inlineCaseInsensitive, query.binary === true);
     }
   }
   const pattern = compileSearchPattern({ ...options, regex: false });
-  return new CompiledLineFind(pattern, !query.literal, literalRequiredLiterals(query.pattern), query.caseSensitive);
+  return new CompiledLineFind(pattern, !query.literal, literalRequiredLiterals(query.pattern), query.caseSensitive, query.binary === true);
 }
 
 /**
@@ -93,6 +100,7 @@ class CompiledLineFind implements CompiledFind {
     readonly ranAsLiteral: boolean,
     readonly required: readonly (readonly string[])[],
     readonly caseSensitive: boolean,
+    readonly binary: boolean,
   ) {
     this.prefilter = bytePrefilter(required, caseSensitive);
   }
@@ -105,7 +113,7 @@ class CompiledLineFind implements CompiledFind {
       if (!this.prefilter.fileMayMatch(bytes, end)) return null;
       return this.candidateLines(bytes, this.prefilter);
     }
-    if (bytes.indexOf(0) >= 0) return null;
+    if (!this.binary && bytes.indexOf(0) >= 0) return null;
     return this.everyLine(bytes);
   }
 
@@ -119,7 +127,7 @@ class CompiledLineFind implements CompiledFind {
     const cursor = prefilter.candidates(bytes, end);
     const first = cursor.next(0);
     // The binary check (a NUL anywhere) only for a file that holds a candidate: most files hold none.
-    if (first < 0 || bytes.indexOf(0) >= 0) return null;
+    if (first < 0 || (!this.binary && bytes.indexOf(0) >= 0)) return null;
     const collected = new Collected();
     const lines = new LineCounter(bytes);
     for (let at = first; at >= 0; ) {

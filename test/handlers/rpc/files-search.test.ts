@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BACKENDS, makeFifo, type Seed } from '../../support/backends.ts';
+import { seededRandom } from '../../core/text/generators.ts';
 import { failed, ok, rpcFiles, type RpcFiles } from './files-fixture.ts';
 
 const seed: Seed = {
@@ -74,6 +75,29 @@ describe.each(BACKENDS)('/ws search_in_files (%s)', (backend) => {
     await setup({ 'redos/a.txt': 'a'.repeat(40) + '!\n' + 'a'.repeat(40) });
     expect(await f.reply('search_in_files', { path: 'redos', query: '^(a+)+$', regex: true })).toEqual(
       ok([match('redos/a.txt', 2, 'a'.repeat(40), 0, 40)]),
+    );
+  });
+
+  it('searches a literal of 70 000 characters (too long for one JavaScript regex) with its switches honoured', async () => {
+    // Mixed case and regex syntax characters, so case folding and escaping are exercised over the whole length.
+    const random = seededRandom(17);
+    const alphabet = 'AbKsé.(|*?[\\^$ ';
+    const long = Array.from({ length: 70_000 }, () => alphabet[Math.floor(random() * alphabet.length)]).join('') + 'tail';
+    const nearMiss = long.slice(0, 35_000) + '#' + long.slice(35_001); // one character differs, in the middle
+    await setup({ 'long/hit.txt': `before\nsay ${long} here\n${long.toLowerCase()}_glued\n`, 'long/near.txt': nearMiss });
+    // A line over 4000 code units comes back as a window of 4000 holding the match's start.
+    const window = (line: string, start: number) => ({ lineText: line.slice(0, 4000), matchStart: start, matchEnd: 4000 });
+    const line2 = { file: f.at('long/hit.txt'), lineNumber: 2, ...window(`say ${long} here`, 4) };
+    const line3 = { file: f.at('long/hit.txt'), lineNumber: 3, ...window(`${long.toLowerCase()}_glued`, 0) };
+    expect(await f.reply('search_in_files', { path: 'long', query: long.toUpperCase() })).toEqual(ok([line2, line3]));
+    expect(await f.reply('search_in_files', { path: 'long', query: long, caseSensitive: true })).toEqual(ok([line2]));
+    expect(await f.reply('search_in_files', { path: 'long', query: long, wholeWord: true })).toEqual(ok([line2]));
+  });
+
+  it('answers `Invalid search: …` for a regex too large or too deep to compile, never an internal error', async () => {
+    await setup();
+    expect(await f.reply('search_in_files', { path: '', query: '('.repeat(20_000) + ')'.repeat(20_000), regex: true })).toEqual(
+      failed('Invalid search: expression nests too deeply'),
     );
   });
 

@@ -14,7 +14,7 @@ import { TreeSitterParsers } from '../../../adapters/search/tree-sitter-parsers.
 import { BACKENDS } from '../../support/backends.ts';
 
 const parsers = new TreeSitterParsers();
-import { FRESH, openSearch, pathsOf, type SearchFixture } from './search-fixture.ts';
+import { FRESH, openSearch, pathsOf, searchPair, type SearchFixture, type SearchPair } from './search-fixture.ts';
 
 const WIDGETS_TS = [
   "import { helper } from './helper';", // 1
@@ -159,10 +159,15 @@ describe.each(BACKENDS)('GET /workspace/search symbol modes (%s)', (backend) => 
           'src/widgets.test.ts:2 test   function checkWidget() {}',
         ]),
       );
+      // Every hit is a definition (tag `def`) whose name matched fuzzily (`fuzzy`, with its score), in the
+      // answer's tag order (docs/intentic.md): def, path, fuzzy, …
       for (const hit of answer.groups.flatMap((group) => group.hits)) {
         expect(hit.spans).toEqual([]);
-        expect(hit.tags.map((tag) => tag.kind)).toEqual(['fuzzy']);
+        expect(hit.tags.map((tag) => tag.kind)).toEqual(['def', 'fuzzy']);
+        expect(hit.tags[0]).toEqual({ kind: 'def' });
       }
+      // `Widget` itself scores 1: 0.75 + 0.2 + 5/6, capped.
+      expect(answer.groups[0]!.hits.find((hit) => hit.line === 3)!.tags).toEqual([{ kind: 'def' }, { kind: 'fuzzy', score: 1 }]);
       // `Widget` (0.75 + 0.2 + 5/6) is the best-scoring name.
       expect(answer.groups[0]!.path).toBe('src/widgets.ts');
     });
@@ -171,6 +176,7 @@ describe.each(BACKENDS)('GET /workspace/search symbol modes (%s)', (backend) => 
       const answer = await ws.search({ query: 'Widget*', mode: 'sym' });
       const names = answer.groups.flatMap((group) => group.hits.map((hit) => hit.text)).sort();
       expect(names).toEqual(['class  class WidgetStore {', 'type   interface Widget {']);
+      for (const hit of answer.groups.flatMap((group) => group.hits)) expect(hit.tags).toEqual([{ kind: 'def' }]);
     });
   });
 
@@ -207,5 +213,120 @@ describe.each(BACKENDS)('GET /workspace/search symbol modes (%s)', (backend) => 
       const line9 = answer.groups[0]!.hits.find((hit) => hit.line === 9)!;
       expect(line9.tags[0]).toEqual({ kind: 'def' });
     });
+  });
+});
+
+/**
+ * What is searched (docs/intentic.md): text matching skips a file holding a NUL byte, but a source file with a NUL
+ * is still parsed for symbols. Over the index and over the scan (searchPair), with the daemon's parsers and
+ * without (line heuristics).
+ */
+const PACKED_TS = 'export function unpackFrame(bytes: Uint8Array) {\n  return bytes.indexOf(0) === "\0".charCodeAt(0);\n}\n';
+
+describe.each(BACKENDS)('a source file holding a NUL byte (%s)', (backend) => {
+  let ws: SearchFixture;
+  let pair: SearchPair;
+  beforeAll(async () => {
+    const seed = { 'src/packed.ts': PACKED_TS, 'src/use.ts': "import { unpackFrame } from './packed';\n" };
+    [ws, pair] = await Promise.all([openSearch(backend, seed, { search: { parsers } }), searchPair(backend, seed)]);
+  });
+  afterAll(() => Promise.all([ws.cleanup(), pair.cleanup()]));
+
+  it('def finds its definitions, parsed or by the heuristics, from the index and from the scan', async () => {
+    const signature = 'export function unpackFrame(bytes: Uint8Array) {';
+    expect((await ws.search({ query: 'unpackFrame', mode: 'def' })).groups).toEqual([
+      { path: 'src/packed.ts', score: 1, hits: [def(1, signature)] },
+    ]);
+    expect((await pair.both({ query: 'unpackFrame', mode: 'def' })).groups).toEqual([
+      { path: 'src/packed.ts', score: 1, hits: [{ line: 1, text: signature, spans: [], tags: [{ kind: 'def' }, { kind: 'heuristic' }] }] },
+    ]);
+  });
+
+  it('sym lists them', async () => {
+    expect((await ws.search({ query: 'unpackFrame', mode: 'sym' })).groups).toEqual([
+      { path: 'src/packed.ts', score: 1, hits: [{ line: 1, text: 'fn     export function unpackFrame(bytes: Uint8Array) {', spans: [], tags: [{ kind: 'def' }, { kind: 'fuzzy', score: 1 }] }] },
+    ]);
+  });
+
+  it('text matching still skips it: find, refs and the text of q', async () => {
+    expect(pathsOf(await pair.both({ query: 'unpackFrame', mode: 'find' }))).toEqual(['src/use.ts']);
+    expect(pathsOf(await pair.both({ query: 'charCodeAt', mode: 'find' }))).toEqual([]);
+    expect(pathsOf(await ws.search({ query: 'unpackFrame', mode: 'refs' }))).toEqual(['src/use.ts']);
+    // q: the definition (tag def) from the parse, no text hit from the file.
+    const q = await ws.search({ query: 'unpackFrame' });
+    const packed = q.groups.find((group) => group.path === 'src/packed.ts')!;
+    expect(packed.hits.map((hit) => [hit.line, hit.tags.map((tag) => tag.kind)])).toEqual([[1, ['def']]]);
+  });
+});
+
+/**
+ * `context` inside a variable's initializer (docs/intentic.md: `defaultWidgets (const)`): module-level
+ * `const`/`let`/`var` in TypeScript, assignments in Python, `var` in Go, `static` in Rust; parsed, and (for the
+ * languages the line heuristics read) without a parser, as on the memory backend and Workers.
+ */
+const TABLES = {
+  'src/tables.ts': [
+    'export const defaultWidgets = [', // 1
+    "  makeWidget('a'),", // 2
+    '];', // 3
+    'let counters = {', // 4
+    "  total: makeWidget('b'),", // 5
+    '};', // 6
+    'const first = [', // 7
+    "  makeWidget('c'),", // 8
+    '], second = [', // 9
+    "  makeWidget('d'),", // 10
+    '];', // 11
+    'function build() {', // 12
+    "  return makeWidget('e');", // 13
+    '}', // 14
+  ].join('\n') + '\n',
+  'src/plain.js': "var registry = {\n  main: makeWidget('f'),\n};\n",
+  'py/tables.py': 'WIDGETS = [\n    makeWidget(1),\n]\n',
+  'go/tables.go': 'package tables\n\nvar widgets = []int{\n\tmakeWidget(1),\n}\n',
+  'rs/tables.rs': 'static WIDGETS: [i32; 1] = [\n    makeWidget(1),\n];\n',
+};
+
+const contexts = (answer: { groups: { path: string; hits: Hit[] }[] }) =>
+  answer.groups.flatMap((group) => group.hits.map((hit) => `${group.path}:${hit.line} ${hit.context ?? '-'}`)).sort();
+
+describe.each(BACKENDS)('context inside a variable initializer (%s)', (backend) => {
+  let parsed: SearchFixture;
+  let heuristic: SearchFixture;
+  beforeAll(async () => {
+    [parsed, heuristic] = await Promise.all([openSearch(backend, TABLES, { search: { parsers } }), openSearch(backend, TABLES)]);
+  });
+  afterAll(() => Promise.all([parsed.cleanup(), heuristic.cleanup()]));
+
+  it('names the variable whose initializer holds the hit, parsed (refs, find and q alike)', async () => {
+    const expected = [
+      'go/tables.go:4 widgets (const)',
+      'py/tables.py:2 WIDGETS (const)',
+      'rs/tables.rs:2 WIDGETS (const)',
+      'src/plain.js:2 registry (const)',
+      'src/tables.ts:10 second (const)',
+      'src/tables.ts:13 build (fn)',
+      'src/tables.ts:2 defaultWidgets (const)',
+      'src/tables.ts:5 counters (const)',
+      'src/tables.ts:8 first (const)',
+    ];
+    expect(contexts(await parsed.search({ query: 'makeWidget', mode: 'refs' }))).toEqual(expected);
+    expect(contexts(await parsed.search({ query: 'makeWidget(', mode: 'find', literal: 'true' }))).toEqual(expected);
+    expect(contexts(await parsed.search({ query: 'makeWidget' }))).toEqual(expected);
+  });
+
+  it('names it without a parser too, where the line heuristics see the declaration', async () => {
+    expect(contexts(await heuristic.search({ query: 'makeWidget', mode: 'refs' }))).toEqual([
+      'go/tables.go:4 widgets (const)',
+      'py/tables.py:2 WIDGETS (const)',
+      'rs/tables.rs:2 WIDGETS (const)',
+      'src/plain.js:2 registry (const)',
+      // `second` is declared mid-line (`], second = [`): no line pattern sees it.
+      'src/tables.ts:10 -',
+      'src/tables.ts:13 build (fn)',
+      'src/tables.ts:2 defaultWidgets (const)',
+      'src/tables.ts:5 counters (const)',
+      'src/tables.ts:8 first (const)',
+    ]);
   });
 });

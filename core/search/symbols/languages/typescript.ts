@@ -63,13 +63,16 @@ function statement(
     const name = node.childForFieldName('name');
     if (name) add({ name: name.text, kind: 'type', node: outer, exported: scope.exported });
   } else if (node.type === 'lexical_declaration' || node.type === 'variable_declaration') {
-    for (const declarator of namedChildrenOf(node)) {
-      if (declarator.type !== 'variable_declarator') continue;
+    const declarators = namedChildrenOf(node).filter((child) => child.type === 'variable_declarator');
+    for (const [at, declarator] of declarators.entries()) {
       const name = declarator.childForFieldName('name');
       const value = declarator.childForFieldName('value');
       const holdsFunction = value !== null && FUNCTION_VALUES.has(value.type);
       if (scope.moduleLevel && name?.type === 'identifier') {
-        add({ name: name.text, kind: holdsFunction ? 'fn' : 'const', node: outer, exported: scope.exported });
+        // Each variable spans its own initializer (a hit in `a`'s of `const a = […], b = […]` is in `a`); the
+        // first starts with the statement, so it shows it (`export const …`), a later one its own line.
+        const head = at === 0 ? outer : declarator;
+        add({ name: name.text, kind: holdsFunction ? 'fn' : 'const', node: declarator, head, exported: scope.exported });
       }
       if (holdsFunction) walkBody(value.childForFieldName('body'), inner, found, listed, moduleLevel);
     }

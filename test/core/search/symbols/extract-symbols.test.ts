@@ -219,14 +219,18 @@ describe('extractSymbols through the real tree-sitter grammars (the fixture repo
     ], true));
   });
 
-  it('a failed parse (no tree) falls back to the line heuristics (no consts, no methods: lines only), marked heuristic', async () => {
+  it('a failed parse (no tree) falls back to the line heuristics (unindented variables, no methods: lines only), marked heuristic', async () => {
     const failing: ParserAdapter = { parse: async () => undefined };
     const text = await fixtureText('src/widgets.ts');
     expect(await fileSymbols(failing)('src/widgets.ts', text)).toEqual(defs([
       ['Widget', 'type', 3, 7, 'export interface Widget {', true],
       ['WidgetId', 'type', 9, 9, 'export type WidgetId = string;', true],
       ['WidgetKind', 'type', 11, 14, 'export enum WidgetKind {', true],
+      ['defaultWidgets', 'const', 16, 19, 'export const defaultWidgets: Widget[] = [', true],
+      // Without a parser nothing tells a module's own names from its exports (as for `function clampSize`).
+      ['MAX_SIZE', 'const', 21, 21, 'const MAX_SIZE = 12;', true],
       ['renderWidget', 'fn', 23, 27, 'export function renderWidget(widget: Widget): string {', true],
+      ['makeWidget', 'fn', 29, 29, 'export const makeWidget = (id: WidgetId, label: string): Widget => ({ id, label, size: 1 });', true],
       ['clampSize', 'fn', 31, 33, 'function clampSize(size: number): number {', true],
       ['WidgetRegistry', 'class', 35, 46, 'export class WidgetRegistry {', true],
     ], true));

@@ -124,11 +124,30 @@ describe('compileFind: lines, spans and text', () => {
     expect(find('foo', '')).toBeNull();
   });
 
+  it('with binary, matches a file holding a NUL too (the symbol lookup of def), prefiltered or not', () => {
+    expect(find('foo', 'bar\0\nfoo', { binary: true })?.hits).toEqual([{ line: 2, text: 'foo', spans: [{ start: 0, end: 3 }], tags: TEXT }]);
+    expect(find('\\w+', '\0\nfoo', { binary: true })?.hits.map((hit) => hit.line)).toEqual([2]);
+  });
+
   it('never counts a zero-length match as a hit', () => {
     expect(find('^', 'abc\n\n')).toBeNull();
     expect(find('x*', 'abc')).toBeNull();
     expect(find('a*', 'baaa b')?.hits[0]?.spans).toEqual([{ start: 1, end: 4 }]);
     expect(find('\\b', 'a b')).toBeNull();
+  });
+
+  it('never throws on a literal too long for one JavaScript regex (70 000 characters), nor on one that ran as literal', () => {
+    const long = 'Ab.(k|é'.repeat(10_000);
+    const text = `first\nx ${long.toLowerCase()} y\n`;
+    // The 200-character window cuts the match, so its span is dropped (docs/intentic.md).
+    const hits = [{ line: 2, text: `x ${long.toLowerCase()} y`.slice(0, 200), spans: [], tags: TEXT }];
+    expect(find(long, text, { literal: true })).toEqual({ hits, capped: false });
+    expect(find(long, text, { literal: true, word: true })).toEqual({ hits, capped: false });
+    expect(find(long, text, { literal: true, caseSensitive: true })).toBeNull();
+    // `(` unbalanced: not a regex, so it runs as literal text, at its full length.
+    const compiled = compileFind({ pattern: long, literal: false, caseSensitive: false, word: false });
+    expect(compiled.ranAsLiteral).toBe(true);
+    expect(compiled.matchBytes(encode(text))).toEqual({ hits, capped: false });
   });
 
   it('runs (a+)+$ over a 1 MB line in linear time', () => {
