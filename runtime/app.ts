@@ -49,7 +49,7 @@ export interface WorkspaceAppOptions {
   allowedOrigins?: string[];
   /** Mount the whole API under a prefix, e.g. "/sandbox/abc" behind a gateway. */
   basePath?: string;
-  /** Seed 000's "absolute paths are used as-is" (off by default: paths are confined to the root). */
+  /** ori's "absolute paths are used as-is" (off by default: paths are confined to the root). */
   unrestricted?: boolean;
   limits?: Partial<Limits>;
   /**
@@ -68,7 +68,7 @@ export interface WorkspaceAppOptions {
   git?: GitRunner;
   /** Whether a manager is on PATH (Node): setup's `needs-setup` vs `unsupported`; absent → never on PATH. */
   commands?: CommandLookup;
-  /** Tree-sitter parsers for health (issue 9 "health"), in-process; default: `search.parsers`. */
+  /** Tree-sitter parsers for health (docs/intentic-projects.md#health), in-process; default: `search.parsers`. */
   parsers?: ParserAdapter;
   /** How health measures one file (Node: on the parse pool's worker threads); preferred over `parsers`. */
   healthFigures?: FiguresOf;
@@ -203,21 +203,21 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
   let jobs: JobEngine | undefined;
   function contextFor(root: string): WorkspaceContext {
     if (sharedContext?.root === root) return sharedContext;
-    // Templates and add-apps jobs (issue 9 "templates"): the source is read on every call.
+    // Templates and add-apps jobs (docs/intentic-projects.md#templates): the source is read on every call.
     const templateSources = createTemplateSources({ fs, root, git: options.git, shippedDir: options.templatesDir });
-    // The project model (core/projects, issue 9 "model"): one per root, its caches dropped by the change feed.
+    // The project model (core/projects, docs/intentic-projects.md): one per root, its caches dropped by the change feed.
     const projects = createProjectModel({
       fs,
       root,
       changes,
       commands: options.commands,
-      templateKeys: () => templateSources.keys(), // a stamped kind counts while the source has it (issue 9 "templates")
+      templateKeys: () => templateSources.keys(), // a stamped kind counts while the source has it (docs/intentic-projects.md#apps)
       exclude: async () => {
         await agents.view(undefined); // resolves `agents.dir` to its real path
         return [agents.dir];
       },
     });
-    // The job engine (core/jobs, issue 9 "jobs"): over the terminals and the model, one per root like the model.
+    // The job engine (core/jobs, docs/intentic-projects.md#jobs-and-their-terminals): over the terminals and the model, one per root like the model.
     void jobs?.close();
     jobs =
       terminals && options.jobHost
@@ -244,19 +244,19 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
       repoCloner: options.git && new RepoCloner(fs, root, options.git, terminals),
       repoSyncer: options.git && new RepoSyncer(fs, root, options.git),
       gitState,
-      jobs, // issue 9 "jobs"
-      parsers: options.parsers ?? options.search?.parsers, // health (issue 9 "health")
+      jobs, // installs, dev servers, test runs (core/jobs)
+      parsers: options.parsers ?? options.search?.parsers, // health (docs/intentic-projects.md#health)
       healthFigures: options.healthFigures,
       healthStore: options.healthStore,
       changesAreSeen,
       projects,
-      templateSources, // issue 9 "templates"
+      templateSources, // GET /workspace/templates, add-apps
       appAdder: new AppAdder({
         fs,
         root,
         templates: templateSources,
         terminals,
-        jobs, // its install goes through the job engine's queue (issue 9 "jobs")
+        jobs, // its install goes through the job engine's queue (docs/intentic-projects.md#add-apps)
       }),
     };
     return sharedContext;

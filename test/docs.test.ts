@@ -16,7 +16,7 @@ const SOURCE_FILE = /\.(ts|mjs|js)$/;
 
 /** Names of the original product documents and their rule files, which are not part of the repository. */
 const OUTSIDE_DOCUMENT = [/\bseeds\//i, /\bseed[ -]00\d/i];
-/** A tracker issue cited by number ("issue 9", "Issue #12"). */
+/** A tracker issue cited by number: the word, then its number, maybe after a `#`. */
 const ISSUE_NUMBER = /\bissue\s+#?\d+/i;
 /** A docs page named from a source comment or README: `docs/ori.md`, `docs/ori.md#skills`. */
 const DOCS_LINK = /(?<![\w./-])docs\/([\w.-]+\.md)(?:#([\w-]+))?/g;

@@ -15,14 +15,14 @@ interface Entry {
   size: number;
 }
 
-/** `GET /api/files?path=` — one folder's entries: folders first, then files, each by name (seed 000). */
+/** `GET /api/files?path=` — one folder's entries: folders first, then files, each by name (docs/ori.md#list). */
 export async function listFiles(request: Request, ctx: WorkspaceContext): Promise<Response> {
   const { path = '' } = parseQuery(request, Query);
   const dir = await ctx.resolve(path === '' ? ctx.root : path);
   const stat = await ctx.fs.stat(dir);
   if (stat.type !== 'dir') throw new WorkspaceError('bad-request', 'not a directory');
 
-  // The agents' copies are not part of the workspace's tree: never listed (issue 5).
+  // The agents' copies are not part of the workspace's tree: never listed (docs/intentic.md#agents).
   const agentsDir = await realContentPath(ctx.fs, ctx.agents.dir);
   const names = (await ctx.fs.readdir(dir)).filter(({ name }) => join(dir, name) !== agentsDir);
   const entries = await Promise.all(names.map(({ name, type }) => describeEntry(ctx, join(dir, name), name, type)));

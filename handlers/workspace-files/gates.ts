@@ -1,5 +1,5 @@
 /**
- * seed 003's gates, shared by stat, read, read-bytes and list: 1 lstat of the path itself (a symlink is never
+ * workspace-files' gates, shared by stat, read, read-bytes and list: 1 lstat of the path itself (a symlink is never
  * followed at the last step, wherever it points), 2 containment, then each handler's caps and text checks.
  *
  * Going past the document's "kind before position" limitation: a path whose lexical form, or whose parent
@@ -8,7 +8,7 @@
  * document's: the entry's own kind is judged before anything follows it. Once its parent is real and inside
  * and it is not a link, its real path is the parent's real path and its name, so gate 2 needs nothing more.
  *
- * Errors carry the details seed 003 types, and nothing else: `not-regular-file` / `not-directory` {kind}.
+ * Errors carry the details workspace-files types (docs/workspace-files.md#errors), and nothing else: `not-regular-file` / `not-directory` {kind}.
  */
 import { z } from 'zod';
 import type { FileStat, FileType } from '../../adapters/fs/file-system.ts';
@@ -43,7 +43,7 @@ export async function locateEntry(
   if (requested.includes('\0')) throw new WorkspaceError('bad-request', 'path contains a NUL byte');
   const slashed = requested.replace(/\\/g, '/');
   const lexical = slashed.startsWith('/') ? normalize(slashed) : join(root, slashed);
-  // Confined whatever `--unrestricted` says: seeds/README.md §003 "Reads are confined to the root".
+  // Confined whatever `--unrestricted` says: reads are confined to the root (docs/workspace-files.md#gates).
   if (!isInside(root, lexical)) throw outsideWorkspace();
   const absolutePath = lexical === root ? root : join(await realParent(view, dirname(lexical)), basename(lexical));
   let stat: FileStat;
@@ -84,7 +84,7 @@ export function requireDirectory(stat: FileStat): void {
   throw new WorkspaceError('not-directory', `not a directory (${kind})`, { kind });
 }
 
-/** What every file answer starts with (seed 003's WorkspaceFileStat). */
+/** What every file answer starts with (workspace-files' WorkspaceFileStat). */
 export function fileStatBody(entry: LocatedEntry): { absolutePath: string; version: string; bytes: number } {
   return { absolutePath: entry.absolutePath, version: entry.stat.version, bytes: entry.stat.size };
 }

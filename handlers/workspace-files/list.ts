@@ -12,7 +12,7 @@ type ListedEntry = { name: string; type: 'file' | 'directory' | 'other'; size?: 
  * `GET /workspace-files/list?path=[&agent=]` — a folder's direct children `{path, entries, truncated}`, in
  * name order, dotfiles included, the agents folder never. `path` is root-relative ("" for the root).
  *
- * The work is bounded, not just the answer (past seed 003's "maxEntries bounds the answer, not the listing"):
+ * The work is bounded, not just the answer (the original bounded only the answer: docs/workspace-files.md#list):
  * the backend is asked for maxEntries + 1 names and stops reading the folder there, and only the entries
  * returned are stat'ed. The price: in a truncated listing, WHICH names you get is the backend's order (on disk,
  * the kernel's), sorted afterwards — not the alphabetically first ones, which would need the whole folder.
@@ -44,7 +44,7 @@ export async function workspaceFilesList(request: Request, ctx: WorkspaceContext
 }
 
 /**
- * A child as seed 003 lists it: a symlink as its target's type (a dangling one, or one leaving the workspace,
+ * A child as workspace-files lists it: a symlink as its target's type (a dangling one, or one leaving the workspace,
  * as `other`: what is outside is not ours to describe); sizes for files only. An entry gone since the listing
  * is left out.
  */

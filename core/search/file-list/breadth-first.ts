@@ -1,5 +1,5 @@
 /**
- * Seed 000's walk order and entry budget (handlers/api/file-search.ts `walkFiles`), answered from the list's
+ * ori's walk order and entry budget (handlers/api/file-search.ts `walkFiles`), answered from the list's
  * tree instead of the disk: breadth-first, each folder's entries in code-unit order of their names, every
  * entry a folder holds counted against `maxEntries` (files, folders, links, sockets, folders not entered),
  * `.git` and `node_modules` never entered, an unreadable folder skipped, links to regular files listed under
@@ -37,7 +37,7 @@ export function walkTreeBreadthFirst(root: FolderNode, visit: FolderVisitor, opt
 }
 
 /**
- * Whether the tree holds a folder seed 000's walk would enter but the list keeps as a name only (an on-demand
+ * Whether the tree holds a folder ori's walk would enter but the list keeps as a name only (an on-demand
  * folder other than `node_modules`: `bower_components`, `.hg`, …). Then the list cannot answer that walk, and
  * `/api/files/search` walks the disk instead.
  */
