@@ -6,7 +6,7 @@
  *     ignore rules' parsed matchers and their answer caches included);
  *   - the `@` search: ranking every listed path with the `files` scorer for 6-character queries (p50 over
  *     interleaved runs of several queries, each query distinct, tables warm as they are between keystrokes),
- *     vs the same ranking without the prefilter (scoring all 78 579 paths), and seed 000's `findFiles` over the
+ *     vs the same ranking without the prefilter (scoring all 78 579 paths), and ori's `findFiles` over the
  *     list vs over the disk (the walk `/api/files/search` did per keystroke before).
  * The results are checked: the prefiltered ranking must equal the unfiltered one, and findFiles over the list
  * the disk walk's answer; a difference fails the run.
@@ -103,7 +103,7 @@ export async function benchFileList(corpus: string): Promise<Figure[]> {
   }
   figures.push({ figure: '@ files ranking, 6 chars (p50)', unit: 'ms', ours: median(ranked), anchor: median(plainTimes), higherIsBetter: false, note: 'anchor: every path scored, no prefilter' });
 
-  // Seed 000's search: over the list vs over the disk.
+  // ori's search: over the list vs over the disk.
   const disk: number[] = [];
   const fromList: number[] = [];
   const root = corpus;

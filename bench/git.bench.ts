@@ -1,6 +1,6 @@
 /**
  * (git) The protocol's git commands over `/ws` on the Linux kernel committed into a repo, vs the git command run
- * directly (issue 8's "Done when"):
+ * directly:
  *   `get_git_status` clean              vs `git status --porcelain`   (goal ≤ 1.3x)
  *   `get_git_status` ~20 modified + untracked (ours also runs `diff --numstat`) vs the same `git status --porcelain`
  *   `git_log {limit: 50}`               vs `git log --no-color -50 --numstat`
@@ -38,7 +38,7 @@ import { median, nowMs, sampleInterleaved } from './lib/stats.ts';
 
 const RUNS = 15;
 const LOG_LIMIT = 50;
-/** The goal for the clean status row (issue 8). */
+/** The goal for the clean status row. */
 const STATUS_GOAL = 1.3;
 /** As bench/lib/child-server.ts starts our daemon (package.json's `start`): its git children inherit these. */
 const DAEMON_PROCESS_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', NODE_ENV: 'production' };

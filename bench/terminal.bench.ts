@@ -10,7 +10,7 @@
  * number on a shared machine; and each side's peak resident memory during its runs (VmHWM of the server
  * child / the anchor child, reset before every run).
  *
- * The output: `BENCH_TERMINAL_OUTPUT=tr` (default) is 64 MiB of `a` without newlines; `=base64` is the issue's
+ * The output: `BENCH_TERMINAL_OUTPUT=tr` (default) is 64 MiB of `a` without newlines; `=base64` is the heavier case
  * `head -c 200M /dev/zero | base64` (≈ 270 MiB in 77-byte lines, which the tty turns into CRLF: the kernel's
  * output processing makes it ~3x slower per byte on every side — about 20 s a run here, 8 min for the set).
  */

@@ -31,7 +31,7 @@ import { median, nowMs, sampleInterleaved } from './lib/stats.ts';
 const RUNS = 11;
 /** Extra requests before sampling, so the server's JIT has settled (sampleInterleaved adds one more each). */
 const SERVER_WARMUPS = 3;
-const BUDGET = 5000; // limits.maxTreeEntries' default (seed 001)
+const BUDGET = 5000; // limits.maxTreeEntries' default (docs/intentic.md#tree)
 /** The lines of Debian's top-level .gitignore that hide the whole tree from a gitignore-aware walk. */
 const HIDING_LINES = new Set(['/*', '!/debian/']);
 

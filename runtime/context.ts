@@ -23,24 +23,24 @@ import type { AppAdder } from '../core/jobs/add-apps.ts';
 export interface Limits {
   /** Largest request body accepted (bytes). */
   maxBodyBytes: number;
-  /** Largest file `GET /api/file` returns (seed 000: 5 MiB). */
+  /** Largest file `GET /api/file` returns (docs/ori.md#read: 5 MiB). */
   maxTextFileBytes: number;
-  /** Search walk: stop after this many directory entries (seed 000: 50 000). */
+  /** Search walk: stop after this many directory entries (docs/ori.md#search: 50 000). */
   maxSearchEntries: number;
-  /** Intentic `tree`: the walk's entry budget (seed 001: 5000). */
+  /** Intentic `tree`: the walk's entry budget (docs/intentic.md#tree: 5000). */
   maxTreeEntries: number;
-  /** Intentic `file`: the largest window (seed 001: 4 MiB). */
+  /** Intentic `file`: the largest window (docs/intentic.md#file: 4 MiB). */
   maxFileWindowBytes: number;
-  /** Intentic `/workspace/raw`: the largest file served (seed 001: 25 MiB). */
+  /** Intentic `/workspace/raw`: the largest file served (docs/intentic.md#byte-routes: 25 MiB). */
   maxRawBytes: number;
-  /** Intentic `/workspace/upload`: the largest file (seed 001: 10 GiB). */
+  /** Intentic `/workspace/upload`: the largest file (docs/intentic.md#byte-routes: 10 GiB). */
   maxUploadBytes: number;
-  /** Intentic media tickets live this long (seed 001: 1 hour; `--media-ticket-ttl`). */
+  /** Intentic media tickets live this long (docs/intentic.md#media: 1 hour; `--media-ticket-ttl`). */
   mediaTicketTtlMs: number;
   /** Intentic `copy`: refuse a tree with more entries or bytes than this, before copying anything. */
   maxCopyEntries: number;
   maxCopyBytes: number;
-  /** workspace-files (seed 003): page / window byte cap, page line cap, listing entry cap. */
+  /** workspace-files (docs/workspace-files.md#gates): page / window byte cap, page line cap, listing entry cap. */
   pageMaxBytes: number;
   pageMaxLines: number;
   listMaxEntries: number;
@@ -48,15 +48,15 @@ export interface Limits {
   changesMaxQueue: number;
   /** `/workspace-files/changes`: period of the `: keep-alive` comment on an idle stream. */
   changesKeepAliveMs: number;
-  /** WebSocket messages: `/ws` (seed 002: 64 MiB, an upload is one base64 frame) and terminal sockets (1 MiB). */
+  /** WebSocket messages: `/ws` (docs/noide-protocol.md#frames: 64 MiB, an upload is one base64 frame) and terminal sockets (1 MiB). */
   rpcMaxMessageBytes: number;
   terminalMaxMessageBytes: number;
   /** `/ws` file commands that answer with a whole file (`read_file`, `download_file`, ...): the largest file. */
   rpcMaxFileBytes: number;
-  /** `run_command` (seed 002): deadline (`--command-timeout`) and combined-output cap (`--command-output-cap`). */
+  /** `run_command` (docs/noide-protocol.md#run_command): deadline (`--command-timeout`) and combined-output cap (`--command-output-cap`). */
   commandTimeoutMs: number;
   commandOutputCap: number;
-  /** `extract_zip` (seed 002): entries, total uncompressed bytes, and the per-entry compression ratio. */
+  /** `extract_zip` (docs/noide-protocol.md#extract_zip): entries, total uncompressed bytes, and the per-entry compression ratio. */
   zipMaxEntries: number;
   zipMaxBytes: number;
   zipMaxRatio: number;
@@ -69,7 +69,7 @@ export interface Limits {
    * program writes) before it is dropped and the program runs on. Unnamed `/ws/terminal` sessions never drop.
    */
   terminalStallMs: number;
-  /** Project installs (core/jobs/install-queue.ts) are killed after this long (seeds/001-project.md: 30 min). */
+  /** Project installs (core/jobs/install-queue.ts) are killed after this long (docs/intentic-projects.md#install: 30 min). */
   installTimeoutMs: number;
 }
 
@@ -109,7 +109,7 @@ export interface WorkspaceContext {
   readonly fs: FileSystem;
   /** The workspace root as an absolute real path (symlinks resolved). */
   readonly root: string;
-  /** Seed 000's "absolute paths are used as-is": containment is off. */
+  /** ori's "absolute paths are used as-is": containment is off. */
   readonly unrestricted: boolean;
   readonly limits: Limits;
   /** The user's home folder (for `~/.claude/skills`); absent on runtimes without one. */
@@ -148,13 +148,13 @@ export interface WorkspaceContext {
    */
   readonly gitState?: { refresh(): Promise<void> };
   /**
-   * Installs, dev servers and test runs in named terminals (core/jobs, issue 9 "jobs"); setup reads
+   * Installs, dev servers and test runs in named terminals (core/jobs, docs/intentic-projects.md#jobs-and-their-terminals); setup reads
    * `isInstalling`. Absent without terminals, a project model or the Node job host.
    */
   readonly jobs?: JobEngine;
-  /** The project model (core/projects, issue 9 "model"): setup, graph, modules, apps; FileSystem-only. */
+  /** The project model (core/projects, docs/intentic-projects.md): setup, graph, modules, apps; FileSystem-only. */
   readonly projects: WorkspaceProjectModel | undefined;
-  /** The search engine's tree-sitter parsers, for health's complexity and symbols (issue 9 "health"); optional. */
+  /** The search engine's tree-sitter parsers, for health's complexity and symbols (docs/intentic-projects.md#health); optional. */
   readonly parsers?: ParserAdapter;
   /** Health's per-file figures on worker threads (Node); preferred over `parsers`. */
   readonly healthFigures?: FiguresOf;
@@ -162,7 +162,7 @@ export interface WorkspaceContext {
   readonly healthStore?: FiguresStore;
   /** Every change to the storage reaches `changes` (a watcher runs, or the caller says so): caches may trust it. */
   readonly changesAreSeen: boolean;
-  /** App templates (core/projects/template-source.ts, issue 9 "templates"): the configured or shipped source. */
+  /** App templates (core/projects/template-source.ts, docs/intentic-projects.md#templates): the configured or shipped source. */
   readonly templateSources?: TemplateSources;
   /** Add-apps jobs from those templates (core/jobs/add-apps.ts). */
   readonly appAdder?: AppAdder;

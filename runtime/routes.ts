@@ -69,7 +69,7 @@ export function createRouter({ base, access }: { base: string; access: RouteAcce
 
   return Router<IRequest, [WorkspaceContext], Response>({ base })
     .get('/healthz', health)
-    // ori — seed 000
+    // ori (docs/ori.md)
     .get('/api/files', ori(listFiles))
     .get('/api/files/search', ori(searchFiles))
     .get('/api/file', ori(readFile))
@@ -78,14 +78,14 @@ export function createRouter({ base, access }: { base: string; access: RouteAcce
     .head('/api/raw', ori(rawFile))
     .get('/api/skills', ori(listSkills))
     .get('/ws/terminal', ori(terminal))
-    // NoIDE WebSocket JSON protocol — seed 002 (errors before the upgrade are HTTP `{ "error" }`)
+    // NoIDE WebSocket JSON protocol (docs/noide-protocol.md; errors before the upgrade are HTTP `{ "error" }`)
     .get('/ws', ori(rpcSocket))
-    // named terminals — ours, seeds/README.md §002 (`{ "error": message }`)
+    // named terminals — ours, docs/terminals.md#named-terminals-over-http (`{ "error": message }`)
     .get('/terminals', ori(listTerminals))
     .post('/terminals', ori(createTerminal))
     .get('/terminals/:name', ori(attachTerminal))
     .delete('/terminals/:name', ori(removeTerminal))
-    // Intentic — seed 001: contract calls (oRPC error bodies)
+    // Intentic — contract calls (docs/intentic.md; oRPC error bodies)
     .get('/workspace/tree', intentic(workspaceTree))
     .get('/workspace/children', intentic(workspaceChildren))
     .get('/workspace/file', intentic(workspaceFile))
@@ -106,26 +106,26 @@ export function createRouter({ base, access }: { base: string; access: RouteAcce
     .get('/workspace/media', intenticTicketed(workspaceMedia))
     .head('/workspace/media', intenticTicketed(workspaceMedia))
     .post('/workspace/upload', intenticBytes(workspaceUpload))
-    // workspace-files — seed 003
+    // workspace-files (docs/workspace-files.md)
     .get('/workspace-files/stat', workspaceFiles(workspaceFilesStat))
     .get('/workspace-files/read', workspaceFiles(workspaceFilesRead))
     .get('/workspace-files/read-bytes', workspaceFiles(workspaceFilesReadBytes))
     .get('/workspace-files/list', workspaceFiles(workspaceFilesList))
     .get('/workspace-files/changes', workspaceFiles(workspaceFilesChanges))
-    // Intentic — seed 001 project jobs (issue 9 "jobs": core/jobs): installs, dev servers, test runs
+    // Intentic — project jobs (docs/intentic-projects.md#jobs-and-their-terminals, core/jobs): installs, dev servers, test runs
     .post('/workspace/setup/install', intentic(workspaceInstall))
     .get('/workspace/repos/:repo/apps', intentic(workspaceApps))
     .post('/workspace/repos/:repo/apps/:app/start', intentic(workspaceStartApp))
     .post('/workspace/repos/:repo/apps/:app/stop', intentic(workspaceStopApp))
     .post('/workspace/repos/:repo/tests', intentic(workspaceRunTests))
-    // Intentic — seed 001 project model (issue 9 "model": core/projects): setup, package graph, modules
+    // Intentic — the project model (docs/intentic-projects.md, core/projects): setup, package graph, modules
     .get('/workspace/setup', intentic(workspaceSetup))
     .get('/workspace/repos/:repo/graph', intentic(workspaceGraph))
     .get('/workspace/modules', intentic(workspaceModules))
-    // Intentic — seed 001 health and classify (issue 9 "health": core/health, core/classify)
+    // Intentic — health and classify (docs/intentic-projects.md#health, core/health, core/classify)
     .get('/workspace/health', intentic(workspaceHealth))
     .get('/workspace/classify', intentic(workspaceClassify))
-    // Intentic — seed 001 templates and add-apps (issue 9 "templates": core/projects/template-source.ts, core/jobs/add-apps.ts)
+    // Intentic — templates and add-apps (docs/intentic-projects.md#templates, core/projects/template-source.ts, core/jobs/add-apps.ts)
     .get('/workspace/templates', intentic(workspaceTemplates))
     .post('/workspace/repos/:repo/apps', intentic(workspaceAddApps))
     // Intentic — any other call under /workspace/ (after all of its routes above): an oRPC NOT_FOUND body

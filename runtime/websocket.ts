@@ -36,7 +36,7 @@ export type SocketOpenHandler = (socket: ServerSocket) => void;
 export interface UpgradeOptions {
   /**
    * The largest message the client may send; past it the runtime closes the socket with 1009 (Message Too
-   * Big). Seeds/README.md §002: 64 MiB on `/ws` (an upload is one base64 frame), 1 MiB on terminal sockets.
+   * Big). docs/noide-protocol.md#frames: 64 MiB on `/ws` (an upload is one base64 frame), 1 MiB on terminal sockets.
    */
   maxMessageBytes?: number;
 }

@@ -25,7 +25,7 @@ export const workerBuildOptions = {
   platform: 'neutral',
   conditions: ['workerd', 'worker', 'browser'],
   mainFields: ['module', 'main'],
-  // file-type's core (classify, issue 9 "health") reaches `debug` through @tokenizer/inflate; its Node build
+  // file-type's core (classify, docs/intentic-projects.md#classify) reaches `debug` through @tokenizer/inflate; its Node build
   // needs tty and util, its browser build nothing (the package's own `browser` field, which mainFields skips).
   alias: { debug: 'debug/src/browser.js' },
   target: 'es2022',

@@ -2,7 +2,7 @@
  * A FileSystem decorator that reports every mutation it performs, as the state it left behind: a present
  * entry with its version (from the write's own stat, or a stat right after), or a path now absent. The
  * report is made before the mutation's promise resolves, so a change made through any endpoint is in the
- * change feed before that endpoint's response leaves (core/changes; seed 003's `fs/observed`).
+ * change feed before that endpoint's response leaves (core/changes; docs/workspace-files.md#the-change-feed).
  *
  * What is reported, by call (paths are real: links on the way resolved, see ./real-paths.ts):
  * - write, writeStream, writeAt, chmod, mkdir: the path (a write through a link reports the link's target);

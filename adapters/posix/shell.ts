@@ -1,12 +1,12 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
-/** A terminal's shell: $SHELL when it is an executable file, else bash, else sh from PATH (seed 000's order). */
+/** A terminal's shell: $SHELL when it is an executable file, else bash, else sh from PATH (ori's order). */
 export function defaultShell(env: NodeJS.ProcessEnv = process.env): string {
   return usableShell(env.SHELL) ?? findOnPath('bash', env.PATH) ?? findOnPath('sh', env.PATH) ?? '/bin/sh';
 }
 
-/** A one-shot command's shell (seed 002's `run_command`): $SHELL when it is an executable file, else sh. */
+/** A one-shot command's shell (the /ws protocol's `run_command`): $SHELL when it is an executable file, else sh. */
 export function commandShell(env: NodeJS.ProcessEnv = process.env): string {
   return usableShell(env.SHELL) ?? findOnPath('sh', env.PATH) ?? '/bin/sh';
 }

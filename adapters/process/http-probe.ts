@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 
 /**
- * Whether anything answers HTTP on 127.0.0.1:`port` (a dev server's health, seeds/001-project.md): `GET /` over
+ * Whether anything answers HTTP on 127.0.0.1:`port` (a dev server's health, docs/intentic-projects.md#apps): `GET /` over
  * plain HTTP, then over HTTPS accepting self-signed certificates, both within `timeoutMs` in all. Any status
  * counts. A refused connection ends the probe at once; nothing is left open.
  */

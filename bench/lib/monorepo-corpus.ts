@@ -1,5 +1,5 @@
 /**
- * The project calls' monorepo (issue 9: "a large monorepo fixture, ≥ 500 packages"), generated once into
+ * The project calls' monorepo (a large monorepo fixture, ≥ 500 packages), generated once into
  * `.bench-cache/monorepo` (made in a staging folder and renamed when complete): a pnpm workspace with
  * `packages/*` (500 libraries) and `apps/*` (20 apps with a `dev` script), every package depending on up to three
  * lower-numbered ones (`workspace:*`) plus a dev dependency, a `src/index.ts` that imports them, a lockfile and a git

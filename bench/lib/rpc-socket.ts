@@ -1,5 +1,5 @@
 /**
- * A lean client of OUR `/ws` protocol (seeds/README.md §002) for the benches: one undici WebSocket, request
+ * A lean client of OUR `/ws` protocol (docs/noide-protocol.md) for the benches: one undici WebSocket, request
  * frames `{id, command, args}` matched to their replies by id, events handed to one listener. No timer per
  * call (a bench times its calls; a test client's per-call timeout would be measured too): a call still
  * pending when the socket closes fails.

@@ -1,5 +1,5 @@
 /**
- * Agents' private copies (issue 5 §5): the AgentCopies of ./workspace-view.ts.
+ * Agents' private copies (docs/intentic.md#agents): the AgentCopies of ./workspace-view.ts.
  *
  * Layout of the agents folder (`--agents-dir`, default `.agents/` under the root). Agent ids cannot start
  * with a dot, so nothing here but `<id>` can ever be taken for an agent:

@@ -1,12 +1,12 @@
 /**
- * What a handler reads and writes through: the shared tree, or one agent's private copy of it (issue 5 §5).
+ * What a handler reads and writes through: the shared tree, or one agent's private copy of it (docs/intentic.md#agents).
  * The agreed API; the implementation is ./agent-copies.ts.
  */
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
 import { WorkspaceError } from '../errors/workspace-error.ts';
 import type { Change } from '../changes/change-feed.ts';
 
-/** seeds/README.md §001: agent ids. */
+/** docs/intentic.md#agents: agent ids. */
 export const AGENT_ID_PATTERN = /^[a-zA-Z0-9][a-zA-Z0-9_-]{0,63}$/;
 
 export interface WorkspaceView {

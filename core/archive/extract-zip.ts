@@ -1,5 +1,5 @@
 /**
- * `extract_zip` (seeds/README.md §002): all or nothing. In order, before anything is written: the archive
+ * `extract_zip` (docs/noide-protocol.md#extract_zip): all or nothing. In order, before anything is written: the archive
  * opens, the entry cap (from the end record), the size caps on the declared sizes (core/archive/zip-caps.ts),
  * then every entry's name and kind (core/archive/entry-path.ts; links and special files are refused) and
  * where it lands (core/archive/extraction-plan.ts). Then every file is inflated into a staging

@@ -1,5 +1,5 @@
 /**
- * The zip-bomb caps (seeds/README.md §002): entries, uncompressed bytes in all, and the compression ratio of
+ * The zip-bomb caps (docs/noide-protocol.md#extract_zip): entries, uncompressed bytes in all, and the compression ratio of
  * each entry, checked on what the central directory declares, before anything is written. The adapter's
  * streams fail when an entry inflates past its declared size, and core/archive/extract-zip.ts counts the
  * bytes again, so the declared sizes these caps hold also bound what is actually written.

@@ -7,7 +7,7 @@
 /** A present file (or folder) and its version, or a path observed gone. Paths are absolute real paths. */
 export type Change = { absolutePath: string; version: string } | { absolutePath: string; absent: true };
 
-/** What a subscriber receives (seed 003's WorkspaceFileWatchFrame, plus `resync` after an overflow). */
+/** What a subscriber receives (workspace-files' WorkspaceFileWatchFrame, plus `resync` after an overflow). */
 export type FeedFrame = { kind: 'ready' } | { kind: 'change'; change: Change } | { kind: 'resync' };
 
 export interface SubscribeOptions {

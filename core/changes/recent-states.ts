@@ -4,7 +4,7 @@ import type { Change } from './change-feed.ts';
  * The last published state (a version, or absent) of the most recently changed paths: a write through the
  * API is reported by our own write path at once and by the OS watcher a moment later, and the second
  * report must not reach subscribers again. Bounded: forgetting a path only means a rare repeat gets through,
- * which subscribers tolerate (seed 003: "duplicate versions are ignored").
+ * which subscribers tolerate (a duplicate version is ignored: docs/workspace-files.md#the-change-feed).
  *
  * Two generations rather than one ordered map (the "hashlru" scheme): evicting a Map's oldest entry means
  * iterating from its start, which V8 makes slower the more entries were deleted before it, while swapping a

@@ -1,6 +1,6 @@
 /**
  * The OS watcher as a change-feed source: what a shell, an editor or `git checkout` does to the workspace
- * reaches the feed too (seed 003's known limitation "Agent writes only", lifted).
+ * reaches the feed too (the original product saw its agents' writes only: docs/workspace-files.md#the-change-feed).
  *
  * The watcher says *that* a path changed; this source says *how*: it stats each reported path (present → its
  * version, gone → absent) and publishes that. Paths reported while earlier ones are still being looked at

@@ -1,5 +1,5 @@
 /**
- * One file's bucket (seeds/001-project.md `GET /workspace/classify`), first rule that applies:
+ * One file's bucket (docs/intentic-projects.md#classify `GET /workspace/classify`), first rule that applies:
  * (1) magic bytes, by `file-type` (its core entry: no `node:*`), reason `magic:<mime>`: `image/* audio/* video/*`
  *     media; PDF, Word, OOXML, ODF, EPUB documents; zip, tar, gzip, 7z, bzip2, rar archives; any other mime other;
  * (2) the extension, reason `ext:.md`;

@@ -1,5 +1,5 @@
 /**
- * `GET /workspace/classify` (seeds/001-project.md): the whole tree, depth-first, folders before files, each by
+ * `GET /workspace/classify` (docs/intentic-projects.md#classify): the whole tree, depth-first, folders before files, each by
  * name (code units). Read-only.
  * - A folder with a marker among its own files (MARKERS, `*.sln`, `*.csproj`) is one `repositories` entry,
  *   `repository:<first marker by name>`, and is not entered; a git repo without one (a `.git` folder or file, or a

@@ -1,6 +1,6 @@
 /**
- * `search_in_files` (seeds/README.md §002): the lines under a folder that match a query. Kept behind this one
- * call so issue 7's search engine can take its place; edge-clean (FileSystem and Web APIs only).
+ * `search_in_files` (docs/noide-protocol.md#search_in_files): the lines under a folder that match a query. Kept behind this one
+ * call so the search engine can take its place; edge-clean (FileSystem and Web APIs only).
  *
  * - Walks as the protocol's listings do (core/listing: the §002 skip list, the excluded folder, links never
  *   followed into folders, a link to a file inside the workspace searched at its own path; links out of the

@@ -1,5 +1,5 @@
 /**
- * A `search_in_files` query compiled to a LinePattern (seeds/README.md §002: `query`, `caseSensitive?` default
+ * A `search_in_files` query compiled to a LinePattern (docs/noide-protocol.md#search_in_files: `query`, `caseSensitive?` default
  * false, `wholeWord?`, `regex?`). Each line is matched on its own, so `^` and `$` are the line's ends.
  *
  * - A plain query is matched literally (./literal-line-pattern.ts): JavaScript RegExps with every syntax

@@ -1,5 +1,5 @@
 /**
- * The file-search engine behind `GET /api/files/search` (seed 000): a bounded, deterministic walk of the
+ * The file-search engine behind `GET /api/files/search` (docs/ori.md#search): a bounded, deterministic walk of the
  * workspace and the ranking of its files against a query. Edge-clean: it only talks to the FileSystem.
  *
  * Walk order — breadth-first, each folder's entries in code-unit order of their names:
@@ -33,7 +33,7 @@ export const IGNORED_FOLDERS: ReadonlySet<string> = new Set(['.git', 'node_modul
 const DEFAULT_CONCURRENCY = 16;
 
 export interface WalkOptions {
-  /** Stop after this many directory entries (seed 000: 50 000). */
+  /** Stop after this many directory entries (docs/ori.md#search: 50 000). */
   maxEntries: number;
   /** Folders read ahead concurrently (default 16). */
   concurrency?: number;
@@ -261,7 +261,7 @@ export async function findFiles(fs: FileSystem, root: string, options: FindOptio
   return best.result().map(({ name, relPath }) => ({ name, relPath }));
 }
 
-/** One walked folder's files with the names and the folder's path case-folded (seed 000 compares lower cases). */
+/** One walked folder's files with the names and the folder's path case-folded (ori compares lower cases). */
 interface FoldedFolder {
   /** The folder's root-relative path and '/' ("" for the root). */
   prefix: string;

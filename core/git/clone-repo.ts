@@ -1,5 +1,5 @@
 /**
- * Intentic's clone (`POST /workspace/repos {name, cloneUrl, branch?}`, seeds/002-git.md "Clone"), over the
+ * Intentic's clone (`POST /workspace/repos {name, cloneUrl, branch?}`, docs/intentic.md#clone), over the
  * GitRunner: the checks in the seed's order (name, then whether it exists or is being cloned, then the URL, then
  * the branch), all before git runs; then `git clone [--branch B] -- URL <hidden temp folder>` in the root, renamed
  * to `<name>` once complete, so the workspace never shows half a repo under its name, and a failed clone leaves

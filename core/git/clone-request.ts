@@ -1,5 +1,5 @@
 /**
- * The checks of `POST /workspace/repos` (Intentic clone, seeds/002-git.md "Clone") that need no git: the repo's
+ * The checks of `POST /workspace/repos` (Intentic clone, docs/intentic.md#clone) that need no git: the repo's
  * name and the clone URL's form. Both come before anything is created or run.
  *
  * - The name is one folder name that discovery lists (core/git/discover-repos.ts: `^[a-zA-Z0-9][a-zA-Z0-9._-]*$`,

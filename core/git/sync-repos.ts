@@ -1,5 +1,5 @@
 /**
- * Intentic's sync (`POST /workspace/sync`, seeds/002-git.md "Sync"): every discovered repo, in parallel, is
+ * Intentic's sync (`POST /workspace/sync`, docs/intentic.md#sync): every discovered repo, in parallel, is
  * fetched from `origin` and fast-forwarded to its upstream when that is safe — never touching a dirty tree or a
  * branch with commits of its own. The steps per repo, in the seed's order: is there an `origin`; `fetch --quiet
  * origin`; is there an upstream (`@{u}`); `rev-list --left-right --count @{u}...HEAD` (behind, ahead); `status

@@ -1,5 +1,5 @@
 /**
- * Churn for health (seeds/001-project.md): the scope's `git log --numstat` in the window, merges left out, a
+ * Churn for health (docs/intentic-projects.md#health): the scope's `git log --numstat` in the window, merges left out, a
  * binary file's `-` counted 0. Per file: commits, lines added and deleted, and the latest committer time (ms).
  *
  * Output format, one record per commit: U+001E, the committer time (%ct), NUL, then with `-z` the numstat records

@@ -1,5 +1,5 @@
 /**
- * Complexity of one file (seeds/001-project.md, health): +1 per if and else-if, elif, ternary, for, for-in/of,
+ * Complexity of one file (docs/intentic-projects.md#health): +1 per if and else-if, elif, ternary, for, for-in/of,
  * while, do, case (not default), match arm, catch/except, and each `&&` `||` `??` `and` `or`.
  * - Parsed with the search engine's tree-sitter grammars: JS/TS (and `.vue` scripts), Python, Go, Rust, Java —
  *   the node kinds below, per grammar (an else-if is an `if` nested in the else, so it counts once as an if).

@@ -1,5 +1,5 @@
 /**
- * Health (seeds/001-project.md `GET /workspace/health`): churn × complexity hotspots and the most central
+ * Health (docs/intentic-projects.md#health `GET /workspace/health`): churn × complexity hotspots and the most central
  * exporting modules of one scope. Edge-clean: the FileSystem, a GitRunner for churn, and the search engine's
  * parsers, in-process (`parsers`) or on worker threads (`figuresOf`); without either, complexity and symbols come
  * from the text rules and line heuristics.

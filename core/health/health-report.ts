@@ -1,4 +1,4 @@
-/** The answer of `GET /workspace/health` (seeds/001-project.md; the contract's shape). */
+/** The answer of `GET /workspace/health` (docs/intentic-projects.md#health; the contract's shape). */
 export interface Hotspot {
   path: string;
   commits: number;

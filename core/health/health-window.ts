@@ -1,5 +1,5 @@
 /**
- * `since` of `GET /workspace/health` (seeds/001-project.md): `^(\d+)([hdwm])$` — hours, days, weeks, and `m` for
+ * `since` of `GET /workspace/health` (docs/intentic-projects.md#health): `^(\d+)([hdwm])$` — hours, days, weeks, and `m` for
  * 30 days. Absent: all history. Anything else is BAD_REQUEST naming the value (Intentic answers 500).
  */
 export const SINCE_PATTERN = /^(\d+)([hdwm])$/;

@@ -1,5 +1,5 @@
 /**
- * PageRank over the import graph (seeds/001-project.md, health `modules`): damping 0.85, 20 rounds, from a
+ * PageRank over the import graph (docs/intentic-projects.md#health, `modules`): damping 0.85, 20 rounds, from a
  * uniform start. A file that imports nothing (a dangling node) hands its rank to every node evenly, so the ranks
  * always sum to 1. Repeated edges count once; a file importing itself is ignored.
  */

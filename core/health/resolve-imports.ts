@@ -1,5 +1,5 @@
 /**
- * Resolving an import to a file in the scope (seeds/001-project.md, health `modules`): a relative specifier as
+ * Resolving an import to a file in the scope (docs/intentic-projects.md#health, `modules`): a relative specifier as
  * written, then with each extension, then as a folder's `index.*`; a `.js`-family extension may name the `.ts`
  * file beside it (TypeScript's ESM convention). A workspace package's name (a package.json in the scope) resolves
  * to its `main`, else its `src/index.*`; `name/sub` to `sub` inside the package. Anything else (npm packages,

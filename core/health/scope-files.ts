@@ -1,5 +1,5 @@
 /**
- * The files health measures (seeds/001-project.md): every regular file in the scope's folder, never through a
+ * The files health measures (docs/intentic-projects.md#health): every regular file in the scope's folder, never through a
  * symbolic link, not inside a nested repo (for `root`: outside every repo), not in the folders of
  * core/projects/walk-rules.ts (nor `.intentic/`), and not ignored by `.gitignore`. A repo's rules are read from
  * the repo (git's view); `root` and a plain top-level folder read the workspace's. Paths are root-relative,

@@ -1,5 +1,5 @@
 /**
- * Add-apps jobs (seeds/001-project.md `POST /workspace/repos/{repo}/apps {apps: [{template, name}]}`).
+ * Add-apps jobs (docs/intentic-projects.md#add-apps `POST /workspace/repos/{repo}/apps {apps: [{template, name}]}`).
  *
  * Before anything starts, in this order: the repo may hold apps (a top-level folder: not `root`, a nested id, or
  * `app`/`intent`/`desired-state`: BAD_REQUEST); a job already running for the repo (its own, or a session someone
@@ -36,7 +36,7 @@ import { installTerminalName, repoKey } from './job-names.ts';
 
 export const APP_NAME = /^[a-z][a-z0-9-]*$/;
 
-/** Repos Intentic never adds apps to (seeds/001-project.md "Repos", *Intentic:*), besides `root` and nested ids. */
+/** Repos Intentic never adds apps to (docs/intentic-projects.md#repo, *Intentic:*), besides `root` and nested ids. */
 
 export interface AppRequest {
   template: string;

@@ -1,5 +1,5 @@
 /**
- * Copies one template folder into a repo for an add-apps job (seeds/001-project.md `POST …/apps`): everything but
+ * Copies one template folder into a repo for an add-apps job (docs/intentic-projects.md#add-apps `POST …/apps`): everything but
  * `node_modules`, `.git` and `dist` (installed packages, VCS data, build output are never part of a template),
  * links copied as links with the same text (never followed, so nothing outside the source is read). The copy is
  * made in a hidden staging folder beside the target and renamed into place once complete, after `prepare` has

@@ -1,5 +1,5 @@
 /**
- * Dev servers (seeds/001-project.md `…/apps/{app}/start|stop`, `GET …/apps`): `<manager> run dev` in the app's
+ * Dev servers (docs/intentic-projects.md#start-and-stop `…/apps/{app}/start|stop`, `GET …/apps`): `<manager> run dev` in the app's
  * folder, in `panel-<r>--<app>`, with `PORT` a free port; first the project's install (through the install queue,
  * so it runs in the project's install terminal, one at a time, and setup shows `installing`) when the project has
  * no `node_modules`. Stop kills the terminal's whole process tree (SIGTERM, SIGKILL after 3 s), also what left
@@ -18,9 +18,9 @@ import { devTerminalName, installTerminalName, repoKey } from './job-names.ts';
 import { startJobTerminal } from './job-terminal.ts';
 
 export const APP_NAME = /^[a-z][a-z0-9-]*$/;
-/** seeds/001-project.md: TERM, then KILL after 3 s. */
+/** docs/intentic-projects.md#start-and-stop: TERM, then KILL after 3 s. */
 export const STOP_GRACE_MS = 3000;
-/** seeds/001-project.md: `healthy` = any HTTP answer within 1.5 s. */
+/** docs/intentic-projects.md#apps: `healthy` = any HTTP answer within 1.5 s. */
 export const PROBE_TIMEOUT_MS = 1500;
 
 export interface AppState {

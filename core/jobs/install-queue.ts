@@ -1,5 +1,5 @@
 /**
- * The install queue (seeds/001-project.md `POST /workspace/setup/install`): each project's install `command` runs
+ * The install queue (docs/intentic-projects.md#install `POST /workspace/setup/install`): each project's install `command` runs
  * in its install terminal (`panel-<D, or root>--install`), cwd the project, one at a time per project, killed after
  * the time limit (30 min; `limits.installTimeoutMs`). A project is installing while it is queued or its install
  * terminal runs; setup reads that through `isInstalling`. After each install the project model is told to forget

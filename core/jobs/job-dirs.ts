@@ -1,5 +1,5 @@
 /**
- * The `dirs` of install and tests (seeds/001-project.md "Shared rules"): relative POSIX paths. A `..` segment, an
+ * The `dirs` of install and tests (docs/intentic-projects.md#dirs): relative POSIX paths. A `..` segment, an
  * absolute path, `\`, NUL, or a real path outside the base (the root for install, the repo for tests) is
  * BAD_REQUEST naming the value, checked for every dir before anything starts.
  */

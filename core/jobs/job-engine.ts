@@ -1,5 +1,5 @@
 /**
- * The job engine (seeds/001-project.md "Named terminals"): installs (setup's, dev servers' and add-apps jobs', all
+ * The job engine (docs/intentic-projects.md#jobs-and-their-terminals): installs (setup's, dev servers' and add-apps jobs', all
  * through one queue per project: ./install-queue.ts), dev servers and test runs in named terminals
  * of the terminal manager, which a UI lists, attaches to and replays. Edge-clean; the Node-only powers (free
  * ports, process trees, probes, the children's environment) arrive as a JobHost. Handlers reach it as `ctx.jobs`.

@@ -5,7 +5,7 @@
  */
 export interface JobHost {
   /**
-   * The whole environment of a job's child (seeds/001-project.md "Named terminals"): the daemon's, minus every
+   * The whole environment of a job's child (docs/intentic-projects.md#jobs-and-their-terminals): the daemon's, minus every
    * `npm_*` variable (an `npm start --silent` daemon would mute its children's npm), with `PATH` led by
    * `<cwd>/node_modules/.bin`, and `extra` on top.
    */

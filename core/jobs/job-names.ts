@@ -1,5 +1,5 @@
 /**
- * Names of the jobs' terminals (seeds/001-project.md "Named terminals"): `panel-<key>` as
+ * Names of the jobs' terminals (docs/intentic-projects.md#jobs-and-their-terminals): `panel-<key>` as
  * Intentic's browser builds them. With `<r>` = the repo (`root`, or its id with `/` as `_`): install of project D
  * `panel-<D, or root>--install` (chars outside `[A-Za-z0-9_-]` as `_`), dev server `panel-<r>--<app>`, tests
  * `panel-<r>--<session>`.

@@ -1,5 +1,5 @@
 /**
- * Starting a job's named terminal (seeds/001-project.md "Named terminals"): a running key is left alone (the
+ * Starting a job's named terminal (docs/intentic-projects.md#jobs-and-their-terminals): a running key is left alone (the
  * start is a no-op); an exited one keeps its output until the next start of the same key replaces it.
  */
 import type { StartTerminalOptions, TerminalManager, TerminalSession } from '../terminals/terminal-manager.ts';

@@ -1,5 +1,5 @@
 /**
- * Test runs (seeds/001-project.md `POST /workspace/repos/{repo}/tests`): in `panel-<r>--<session>`, each dir in
+ * Test runs (docs/intentic-projects.md#tests `POST /workspace/repos/{repo}/tests`): in `panel-<r>--<session>`, each dir in
  * order runs its `test` script through its project's manager (`npm test`, `pnpm test`, …), else `vitest run`
  * through the manager's exec (`npx --no`, `pnpm exec`, …); a failing dir does not stop the next, and the terminal
  * exits 1 when any failed. A running session key is a no-op.

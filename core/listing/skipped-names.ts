@@ -1,5 +1,5 @@
 /**
- * What the NoIDE protocol's listings and content search never show (seeds/README.md §002): build output,
+ * What the NoIDE protocol's listings and content search never show (docs/noide-protocol.md#listing): build output,
  * package stores, caches and editor state, matched by exact name at any depth, folders and files alike
  * (`.DS_Store` is a file). Unlike core/ignore, this list is fixed and `.gitignore` plays no part: it is what
  * the original product skips, and what its UI expects to be missing.

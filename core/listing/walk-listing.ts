@@ -1,5 +1,5 @@
 /**
- * The NoIDE protocol's listing walk (seeds/README.md §002): what `read_directory` shows as a tree, what
+ * The NoIDE protocol's listing walk (docs/noide-protocol.md#listing): what `read_directory` shows as a tree, what
  * `list_files` flattens into paths, and the folders `search_in_files` scans. Edge-clean: FileSystem only.
  *
  * - Breadth-first from the top folder, each folder's entries sorted as the UI shows them: folders first (a

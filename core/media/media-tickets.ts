@@ -1,5 +1,5 @@
 /**
- * Media tickets (seed 001 `POST /workspace/media-ticket`): a short-lived pass a `<video>` or `<audio>` element
+ * Media tickets (docs/intentic.md#media `POST /workspace/media-ticket`): a short-lived pass a `<video>` or `<audio>` element
  * hands to `GET /workspace/media`, which cannot carry an auth header. A ticket is an HMAC-SHA-256 signature
  * over one resolved file — its real path and the agent whose view resolved it — and its expiry; only the
  * expiry travels in the ticket itself (`<expiresAt>.<signature>`), so a ticket names no path and is useless

@@ -6,7 +6,7 @@ import { WorkspaceError } from '../errors/workspace-error.ts';
 const MAX_SYMLINK_HOPS = 40;
 
 export interface ResolveOptions {
-  /** Seed 000: absolute paths are used as-is and nothing is refused for leaving the root. */
+  /** docs/ori.md#paths: absolute paths are used as-is and nothing is refused for leaving the root. */
   unrestricted?: boolean;
 }
 

@@ -1,5 +1,5 @@
 /**
- * "Is this manager on PATH?" — setup's `needs-setup` versus `unsupported` (seeds/001-project.md). Only a runtime
+ * "Is this manager on PATH?" — setup's `needs-setup` versus `unsupported` (docs/intentic-projects.md#setup). Only a runtime
  * with processes can answer (Node: adapters/process/node-command-lookup.ts); without one every manager counts as
  * absent, so a project with nothing installed is `unsupported` there.
  */

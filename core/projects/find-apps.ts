@@ -1,5 +1,5 @@
 /**
- * The apps of a repo (seeds/001-project.md, GET …/apps): a package with a string `name` and a string `dev` script,
+ * The apps of a repo (docs/intentic-projects.md#apps): a package with a string `name` and a string `dev` script,
  * among the repo's packages (its workspace members, or the repo folder when it is one package) and the folders
  * right under `_apps/`. `app` is its folder's name (the repo folder's, for the repo itself); names not matching
  * APP_NAME are left out; where two folders give one name, the first by dir wins. Sorted by app.

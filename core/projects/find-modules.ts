@@ -1,5 +1,5 @@
 /**
- * `GET /workspace/modules` (seeds/001-project.md): per repo, the folders 1–4 segments below it whose package.json
+ * `GET /workspace/modules` (docs/intentic-projects.md#modules): per repo, the folders 1–4 segments below it whose package.json
  * names them (a non-empty string). The walk goes on below a package (packages nest) but never into a nested repo
  * (a folder holding `.git`), a link, a hidden folder or the folders of walk-rules.ts. None found: the repo's own
  * named package.json gives `[{dir: "", name}]`. `root` is the workspace without its repos.

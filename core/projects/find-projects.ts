@@ -1,5 +1,5 @@
 /**
- * Setup's projects (seeds/001-project.md, GET /workspace/setup): folders at most 2 segments below the root whose
+ * Setup's projects (docs/intentic-projects.md#setup): folders at most 2 segments below the root whose
  * manifests give an install recipe. The walk stops at a project (a monorepo is one project; a root package.json
  * makes the whole workspace the project `""`), never follows a link, and skips hidden folders, the folders of
  * walk-rules.ts and `.intentic/`.

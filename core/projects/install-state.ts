@@ -1,5 +1,5 @@
 /**
- * A project's setup state, but `installing` (the job engine knows that): seeds/001-project.md, GET /workspace/setup.
+ * A project's setup state, but `installing` (the job engine knows that): docs/intentic-projects.md#setup.
  * First that holds: the marker (`node_modules`, `.venv`) is present → Python `ready`, Node `ready` when every
  * declared dependency resolves, else `stale` with `missing`; a Node project whose packages declare nothing →
  * `ready`; the manager on PATH → `needs-setup`; else `unsupported`.

@@ -1,5 +1,5 @@
 /**
- * `GET /workspace/repos/{repo}/graph` (seeds/001-project.md): the repo's packages (workspace-members.ts) and the
+ * `GET /workspace/repos/{repo}/graph` (docs/intentic-projects.md#graph): the repo's packages (workspace-members.ts) and the
  * edges between them. `dependencies` and `optionalDependencies` give `prod` edges, `devDependencies` `dev`,
  * `peerDependencies` `peer`: any key naming another member, whatever its range (`workspace:*`, `catalog:`, `*`).
  * A name in two blocks gives two edges (one per type: the same edge twice, e.g. `dependencies` and

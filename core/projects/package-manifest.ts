@@ -1,5 +1,5 @@
 /**
- * Reading a `package.json` without trusting it (seeds/001-project.md): a file that is missing, unreadable, not
+ * Reading a `package.json` without trusting it (docs/intentic-projects.md): a file that is missing, unreadable, not
  * JSON or not an object is "no manifest", never an error that fails a call. Links are not followed: a manifest is
  * read only when it is a regular file of its own folder, so nothing outside the workspace is reached.
  */

@@ -1,5 +1,5 @@
 /**
- * The project model's API (seeds/001-project.md): what the workspace's projects, packages and apps are, read from
+ * The project model's API (docs/intentic-projects.md): what the workspace's projects, packages and apps are, read from
  * their manifests. Implemented by ./create-project-model.ts (edge-clean: the FileSystem; refreshed by the change
  * feed, so a big tree is not walked again on every call). The job engine (core/jobs: installs, dev servers, test
  * runs, add-apps) and the handlers read it; nothing here runs a process.

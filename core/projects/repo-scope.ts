@@ -1,5 +1,5 @@
 /**
- * The `repo` argument of the project calls (seeds/001-project.md "Shared rules", Repos): `root` (the workspace), a
+ * The `repo` argument of the project calls (docs/intentic-projects.md#repo): `root` (the workspace), a
  * repo id (a root-relative folder holding `.git`, ≤ 4 segments) or a top-level folder. A segment not matching
  * `^[a-zA-Z0-9][a-zA-Z0-9._-]*$` is BAD_REQUEST; no such folder NOT_FOUND — both name the value. Folders are checked
  * with lstat segment by segment, so a link never makes a scope (nothing outside the workspace is reached).

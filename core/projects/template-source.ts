@@ -1,5 +1,5 @@
 /**
- * Where app templates come from (seeds/001-project.md "GET /workspace/templates"), read on each call:
+ * Where app templates come from (docs/intentic-projects.md#templates), read on each call:
  * `<root>/.intentic/config/templates.json` `{source?, ref?}` names
  * - a local folder (absolute, or relative to the root), read in place;
  * - or a git URL (`https://`, `http://`, `ssh://`, `git://`, `[user@]host:path`): a shallow clone of `ref` (default

@@ -1,5 +1,5 @@
 /**
- * seeds/001-project.md "Shared rules", Walks: the folders no project walk enters (installed packages, VCS, caches,
+ * docs/intentic-projects.md#shared-rules: the folders no project walk enters (installed packages, VCS, caches,
  * build output), and the daemon's own state folder, which is never a project, module, health file or classified
  * entry. Walks never follow a symbolic link, so nothing outside the workspace is reached.
  */

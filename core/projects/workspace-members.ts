@@ -1,5 +1,5 @@
 /**
- * Workspace members, as the managers read their globs (seeds/001-project.md, GET …/graph "Members"): the
+ * Workspace members, as the managers read their globs (docs/intentic-projects.md#graph): the
  * `packages` of `pnpm-workspace.yaml`, else `package.json`'s `workspaces` (an array, or `{packages}` as yarn and
  * npm also accept). `*` is one segment, `**` any depth, a leading `!` excludes; picomatch matches and the `yaml`
  * package parses, as the managers' own libraries do. A member is a folder with a parseable `package.json` whose

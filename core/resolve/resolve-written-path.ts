@@ -1,5 +1,5 @@
 /**
- * Intentic's `resolve` (seeds/README.md §001): which workspace file a path written in prose means.
+ * Intentic's `resolve` (docs/intentic.md#resolve): which workspace file a path written in prose means.
  * Edge-clean: the FileSystem, the tree walk and the ignore rules.
  *
  * 1. The path as written: root-relative, or absolute under the root. If it names a file, that is the answer.

@@ -1,5 +1,5 @@
 /**
- * The answer of `GET /workspace/search` (../shared/seeds/001-search.md, "Answer"), as the engine builds it.
+ * The answer of `GET /workspace/search` (docs/intentic-search.md#answer), as the engine builds it.
  * Optional keys are omitted, never `null`. Every engine module speaks these hit shapes, so the query layer
  * (./query) only pages and fuses.
  */

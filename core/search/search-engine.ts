@@ -1,5 +1,5 @@
 /**
- * The search engine (issue 7; the wire rules are ../shared/seeds/001-search.md): one engine behind Intentic's
+ * The search engine (the wire rules are docs/intentic-search.md): one engine behind Intentic's
  * `/workspace/search`, ori's `/api/files/search` (the live file list) and the protocol's `search_in_files`.
  * Edge-clean: the FileSystem and Web APIs; worker threads, the disk cache and the WASM parsers arrive as adapters.
  *

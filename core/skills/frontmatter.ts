@@ -1,7 +1,7 @@
 /**
- * The YAML frontmatter subset SKILL.md files use (seed 000, `GET /api/skills`). Pure: text in, keys out.
+ * The YAML frontmatter subset SKILL.md files use (docs/ori.md#skills, `GET /api/skills`). Pure: text in, keys out.
  *
- * Pinned rules (seeds/README.md §000):
+ * Pinned rules (docs/ori.md#skills):
  * - Frontmatter is the block between a first line `---` and the next line that is `---`. An unterminated
  *   block means no frontmatter at all. (Trailing spaces/tabs on either delimiter are tolerated; a UTF-8 BOM
  *   before the first line is skipped.) Line breaks are LF, CRLF or a lone CR, as in YAML.

@@ -16,7 +16,7 @@ import {
 
 const DEFAULT_COLS = 80;
 const DEFAULT_ROWS = 24;
-/** seeds/README.md §002: what every session's programs see, beside the adapter's TERM=xterm-256color. */
+/** docs/terminals.md#the-session-manager: what every session's programs see, beside the adapter's TERM=xterm-256color. */
 const SESSION_ENV = { COLORTERM: 'truecolor' };
 
 export function createTerminalManager(pty: PtyAdapter, options: TerminalManagerOptions): TerminalManager {
@@ -44,7 +44,7 @@ export function createTerminalManager(pty: PtyAdapter, options: TerminalManagerO
       return;
     }
     if (session.name === undefined) {
-      // An unnamed session lives as long as its client (seed 000: a closed socket kills the shell).
+      // An unnamed session lives as long as its client (docs/ori.md#terminal: a closed socket kills the shell).
       void session.kill().then(() => forget(session));
       return;
     }
@@ -92,7 +92,7 @@ export function createTerminalManager(pty: PtyAdapter, options: TerminalManagerO
           limit: options.maxSessions,
         });
       }
-      // A command runs through the shell; a named interactive session is a login shell (seeds/README.md §002).
+      // A command runs through the shell; a named interactive session is a login shell (docs/terminals.md#the-session-manager).
       const args = start.command !== undefined ? ['-c', start.command] : start.shell === undefined && name !== undefined ? ['-l'] : undefined;
       let process = start.process;
       try {

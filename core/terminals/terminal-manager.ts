@@ -1,5 +1,5 @@
 /**
- * Terminal sessions (issue 6): the one manager behind ori's `/ws/terminal`, the named `/terminals`, the
+ * Terminal sessions (docs/terminals.md#the-session-manager): the one manager behind ori's `/ws/terminal`, the named `/terminals`, the
  * protocol's `pty_*` commands, and later the installs, dev servers and test runs other engines start.
  * Edge-clean: the pty itself arrives as a PtyAdapter; this module only keeps sessions, their output and
  * their clients. The implementation is ./create-terminal-manager.ts.
@@ -20,7 +20,7 @@
 
 import type { PtyProcess } from '../../adapters/pty/pty-adapter.ts';
 
-/** seeds/README.md §002: terminal names. */
+/** docs/terminals.md#named-terminals-over-http: terminal names. */
 export const TERMINAL_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 export interface TerminalInfo {

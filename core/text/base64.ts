@@ -32,7 +32,7 @@ export function encodeBase64WithBtoa(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
-/** Thrown by `decodeBase64`; the message reads `Invalid base64: <reason>` (seeds/README.md §002's text). */
+/** Thrown by `decodeBase64`; the message reads `Invalid base64: <reason>` (the protocol's text: docs/noide-protocol.md#errors). */
 export class InvalidBase64Error extends Error {
   override readonly name = 'InvalidBase64Error';
   constructor(readonly reason: string) {

@@ -1,5 +1,5 @@
 /**
- * seed 003's `read`: one page of lines from a UTF-8 text file, streamed, so a page costs one page of memory
+ * workspace-files' `read`: one page of lines from a UTF-8 text file, streamed, so a page costs one page of memory
  * however large the file is, and one giant line fails `too-large` instead of being buffered whole.
  */
 import { concatBytes } from '../../adapters/fs/concat-bytes.ts';
@@ -31,7 +31,7 @@ export interface LinePage {
  * the page are counted as they stream past and not kept; each piece of the page is admitted against the cap
  * before it is kept; the stream is cancelled at the first byte past the page (read only to learn `eof`).
  *
- * Failures in seed 003's gate order: `too-large` ({limit}) when the page's text exceeds `maxBytes`, then
+ * Failures in workspace-files' gate order: `too-large` ({limit}) when the page's text exceeds `maxBytes`, then
  * `not-text` when the file is not UTF-8 up to the end of the page or the page holds a NUL byte. Bytes past the
  * page are never inspected. `\n` never occurs inside a UTF-8 sequence, so lines are cut on bytes.
  */

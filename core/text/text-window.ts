@@ -1,5 +1,5 @@
 /**
- * Intentic's `file` window (seeds/README.md §001): a byte window of a text file, cut to whole lines and whole
+ * Intentic's `file` window (docs/intentic.md#file): a byte window of a text file, cut to whole lines and whole
  * characters, read without reading the rest of the file.
  */
 import type { FileSystem } from '../../adapters/fs/file-system.ts';

@@ -13,7 +13,7 @@ export interface DescribedLink {
 }
 
 /**
- * A symlink as the tree lists it (seeds/README.md §001): its target's kind with `link.to` verbatim; a dangling
+ * A symlink as the tree lists it (docs/intentic.md#tree): its target's kind with `link.to` verbatim; a dangling
  * one (or a loop) is a file with `state: "broken"`; one whose real target leaves the workspace, or lands in
  * the excluded folder, has `state: "outside"`, no size, and is never entered. Null if the link vanished.
  */

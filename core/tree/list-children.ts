@@ -1,5 +1,5 @@
 /**
- * Intentic's `children` (seed 001): one folder's direct entries, shaped as the tree's (without `children`),
+ * Intentic's `children` (docs/intentic.md#children): one folder's direct entries, shaped as the tree's (without `children`),
  * sorted the same way and capped by the same budget, `hidden` counting the rest. This is how a client opens a
  * folder the walk left closed, ignored ones included: inside an ignored folder every entry is `ignored`.
  */

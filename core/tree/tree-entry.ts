@@ -1,5 +1,5 @@
 /**
- * Intentic's tree entry (seed 001, `tree` / `children`), and its order. Keys appear in this order on the wire;
+ * Intentic's tree entry (docs/intentic.md#tree, `tree` / `children`), and its order. Keys appear in this order on the wire;
  * optional keys are absent rather than false or null.
  */
 export interface TreeLink {
@@ -29,7 +29,7 @@ export interface TreeListing {
   hidden: number;
 }
 
-/** Folders before files, then by name in code-unit order (seeds/README.md §001). */
+/** Folders before files, then by name in code-unit order (docs/intentic.md#tree). */
 export function compareEntries(a: Pick<TreeEntry, 'type' | 'name'>, b: Pick<TreeEntry, 'type' | 'name'>): number {
   if (a.type !== b.type) return a.type === 'dir' ? -1 : 1;
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;

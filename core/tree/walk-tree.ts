@@ -1,5 +1,5 @@
 /**
- * Intentic's `tree` (seeds/README.md §001): the workspace as one breadth-first walk under an entry budget.
+ * Intentic's `tree` (docs/intentic.md#tree): the workspace as one breadth-first walk under an entry budget.
  * Edge-clean: it only talks to the FileSystem and the ignore rules.
  *
  * - The root's entries are listed first, sorted (folders first, then by name); if there are more than the
@@ -41,7 +41,7 @@ import type { TreePlace } from './tree-place.ts';
 const DEFAULT_CONCURRENCY = 16;
 
 export interface WalkTreeOptions {
-  /** Entries listed in all (seed 001: 5000). */
+  /** Entries listed in all (docs/intentic.md#tree: 5000). */
   budget: number;
   rules: IgnoreRules;
   /** Look up file sizes (default true); the resolve walk only needs names. */

@@ -1,5 +1,5 @@
 /**
- * The one loop of the `@` file walk (docs/ori.md#file-search), written once for its two sources: the disk
+ * The one loop of the `@` file walk (docs/ori.md#search), written once for its two sources: the disk
  * (core/file-search/find-files.ts `walkFiles`, asynchronous, reading folders ahead) and the search engine's live
  * file list (core/search/file-list/breadth-first.ts, synchronous, from memory).
  *

@@ -16,14 +16,14 @@ interface Entry {
   size: number;
 }
 
-/** `GET /api/files?path=` — one folder's entries: folders first, then files, each by name (seed 000). */
+/** `GET /api/files?path=` — one folder's entries: folders first, then files, each by name (docs/ori.md#list). */
 export async function listFiles(request: Request, ctx: WorkspaceContext): Promise<Response> {
   const { path = '' } = parseQuery(request, Query);
   const dir = await ctx.resolve(path === '' ? ctx.root : path);
   const stat = await ctx.fs.stat(dir);
   if (stat.type !== 'dir') throw new WorkspaceError('bad-request', 'not a directory');
 
-  // The agents' copies are not part of the workspace's tree: never listed (issue 5).
+  // The agents' copies are not part of the workspace's tree: never listed (docs/intentic.md#agents).
   const listing = await listFolder(ctx.fs, dir, {
     exclude: await realContentPath(ctx.fs, ctx.agents.dir),
     // A link leaving the workspace is listed by name only: its target's kind and size are not ours to show.

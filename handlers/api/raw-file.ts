@@ -12,7 +12,7 @@ const Query = z.object({ path: z.string({ error: 'missing path' }).min(1, 'missi
 
 /**
  * `GET|HEAD /api/raw?path=` — a file's bytes as-is, with the semantics of Go's `http.ServeContent`
- * (validators, preconditions, byte ranges) and seed 000's content-type order: pinned images, the mime
+ * (validators, preconditions, byte ranges) and ori's content-type order: pinned images, the mime
  * table, then sniffing. No size cap and no text requirement; the body is streamed.
  */
 export async function rawFile(request: Request, ctx: WorkspaceContext): Promise<Response> {

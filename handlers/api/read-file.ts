@@ -36,7 +36,7 @@ export async function readFile(request: Request, ctx: WorkspaceContext): Promise
   return jsonResponse({ path: file, content: decodeText(bytes) }, 200, { etag: entityTag(version) });
 }
 
-/** Valid UTF-8 without NUL bytes is text; anything else is 415 (seed 000). */
+/** Valid UTF-8 without NUL bytes is text; anything else is 415 (docs/ori.md#read). */
 function decodeText(bytes: Uint8Array): string {
   if (bytes.includes(0)) throw new WorkspaceError('not-text', 'file is not valid UTF-8 text');
   try {

@@ -8,7 +8,7 @@ import { parseQuery } from '../../runtime/validation.ts';
 import { caughtUp } from '../../core/search/file-list/caught-up.ts';
 import { findFiles } from '../../core/file-search/find-files.ts';
 
-/** Seed 000: 50 hits unless asked; never more than 500 (a larger `limit` is clamped, not refused). */
+/** docs/ori.md#search: 50 hits unless asked; never more than 500 (a larger `limit` is clamped, not refused). */
 export const DEFAULT_SEARCH_LIMIT = 50;
 export const MAX_SEARCH_LIMIT = 500;
 
@@ -28,7 +28,7 @@ const searchQuery = z.object({
 
 /**
  * `GET /api/files/search?q=&limit=` — files under the workspace root whose root-relative path contains `q`
- * (case-insensitive), ranked as seed 000 says. The walk and the ranking live in ./file-search.ts; the walk is over
+ * (case-insensitive), ranked as ori says. The walk and the ranking live in ./file-search.ts; the walk is over
  * the search engine's live file list once it is ready (the Node daemon starts it at start-up), else the disk.
  */
 export async function searchFiles(request: Request, ctx: WorkspaceContext): Promise<Response> {
@@ -43,7 +43,7 @@ export async function searchFiles(request: Request, ctx: WorkspaceContext): Prom
       maxEntries: ctx.limits.maxSearchEntries,
       // Confined: a symlinked file is listed only if the other endpoints would serve it.
       confineTo: ctx.unrestricted ? undefined : ctx.root,
-      // The agents' copies are "never listed or searched" (issue 5).
+      // The agents' copies are "never listed or searched" (docs/intentic.md#agents).
       exclude: await realContentPath(ctx.fs, ctx.agents.dir),
       // Once the search engine's live file list is ready, the walk runs over it in memory (same order, budget).
       ...(list === undefined ? {} : { list }),

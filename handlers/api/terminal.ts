@@ -4,7 +4,7 @@ import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { serveTerminalSocket } from '../terminals/terminal-socket.ts';
 
 /**
- * `GET /ws/terminal` (seed 000) — upgrades to a WebSocket running one shell in the workspace root: an
+ * `GET /ws/terminal` (docs/ori.md#terminal) — upgrades to a WebSocket running one shell in the workspace root: an
  * unnamed session of the terminal manager, which dies with its socket. Needs a pty adapter (501 without
  * one) and a WebSocket upgrade the runtime can accept (426 otherwise).
  */

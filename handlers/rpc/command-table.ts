@@ -1,6 +1,6 @@
 /**
- * The `/ws` command table (seeds/README.md §002, the NoIDE protocol): one row per command, grouped as the
- * protocol's reference groups them. Git and agent chat arrive as more rows (their own issues).
+ * The `/ws` command table (docs/noide-protocol.md, the NoIDE protocol): one row per command, grouped as the
+ * protocol's reference groups them. Git's rows are in commands/git/; agent chat, not built yet, will be more rows.
  */
 import { light, type RpcCommand } from './command.ts';
 import { archiveCommands } from './commands/archive/index.ts';

@@ -1,5 +1,5 @@
 /**
- * One row of the `/ws` command table (seeds/README.md §002): a zod shape for the arguments and a `run` that
+ * One row of the `/ws` command table (docs/noide-protocol.md): a zod shape for the arguments and a `run` that
  * calls the core. Rows for git and agent chat slot into handlers/rpc/command-table.ts the same way.
  *
  * Argument rules, from the protocol: arguments are camelCase keys of `args`; a missing or mistyped required

@@ -1,5 +1,5 @@
 /**
- * The protocol's frames (seeds/README.md §002): request `{id, command, args}`, reply `{id, ok, result|error}`,
+ * The protocol's frames (docs/noide-protocol.md#frames): request `{id, command, args}`, reply `{id, ok, result|error}`,
  * event `{event, payload}`; the app-level keepalive `{"event":"__ping"}` → `{"event":"__pong"}`.
  */
 import { z } from 'zod';

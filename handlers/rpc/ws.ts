@@ -4,7 +4,7 @@ import { rpcCommands } from './command-table.ts';
 import { runRpcConnection } from './connection.ts';
 
 /**
- * `GET /ws` (seed 002) — upgrades to the NoIDE WebSocket JSON protocol. The token comes as `?token=` on the
+ * `GET /ws` (docs/noide-protocol.md#connecting) — upgrades to the NoIDE WebSocket JSON protocol. The token comes as `?token=` on the
  * upgrade (a bad one is HTTP 401 before any socket exists); messages are capped at `rpcMaxMessageBytes`
  * (past it the socket closes with 1009).
  */

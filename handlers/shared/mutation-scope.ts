@@ -12,7 +12,7 @@ import { resolveInsideRoot } from '../../core/paths/resolve-inside-root.ts';
 
 export { agentField } from './agent-field.ts';
 
-/** A path field of a mutation's body: Intentic's contract declares every one non-empty (docs/intentic.md#inputs). */
+/** A path field of a mutation's body: Intentic's contract declares every one non-empty (docs/intentic.md#input-bounds). */
 export const pathField = (name: string) => z.string({ error: `${name} must be a string` }).min(1, `${name} is empty`);
 
 export interface MutationScope {

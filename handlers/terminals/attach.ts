@@ -15,7 +15,7 @@ const Query = z.object({
 });
 
 /**
- * `GET /terminals/{name}?from=N` (seeds/README.md §002). As a WebSocket: first a text frame
+ * `GET /terminals/{name}?from=N` (docs/terminals.md#the-terminal-socket). As a WebSocket: first a text frame
  * `{"type":"attached","from","end","truncated"}`, then the output from `from` (default: the ring's start) as
  * binary frames and live, `input`/`resize` text frames in, and at exit `{"type":"exit","code"}` then close
  * 1000. As a plain GET: the terminal's description. 404 for an unknown name, 400 for a bad `from` (or

@@ -13,7 +13,7 @@ const Body = z.object({
 });
 
 /**
- * `POST /terminals {name, command?, cwd?, cols?, rows?}` → 201 with the terminal (seeds/README.md §002):
+ * `POST /terminals {name, command?, cwd?, cols?, rows?}` → 201 with the terminal (docs/terminals.md#named-terminals-over-http):
  * `command` runs through the shell, absent = a login shell; `cwd` inside the root. 409 if the name is
  * taken, 429 past the live-session cap.
  */

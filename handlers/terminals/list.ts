@@ -3,8 +3,8 @@ import { jsonResponse } from '../../runtime/errors/render.ts';
 import { terminalsOf } from './terminal-input.ts';
 
 /**
- * `GET /terminals` → `{terminals: [{name, pid, command, cwd, running, exitCode, start, end}]}` (seeds/README.md
- * §002, ours): named sessions, running or exited until reaped, in start order.
+ * `GET /terminals` → `{terminals: [{name, pid, command, cwd, running, exitCode, start, end}]}` (ours,
+ * docs/terminals.md#named-terminals-over-http): named sessions, running or exited until reaped, in start order.
  */
 export function listTerminals(_request: Request, ctx: WorkspaceContext): Response {
   return jsonResponse({ terminals: terminalsOf(ctx).list() });

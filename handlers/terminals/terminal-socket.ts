@@ -1,6 +1,6 @@
 /**
- * A terminal session on a WebSocket: the frames of seed 000's `/ws/terminal`, shared by the named
- * `/terminals/{name}` socket (seeds/README.md §002). Output goes out as binary frames of raw pty bytes; text
+ * A terminal session on a WebSocket: the frames of ori's `/ws/terminal`, shared by the named
+ * `/terminals/{name}` socket (docs/terminals.md#the-terminal-socket). Output goes out as binary frames of raw pty bytes; text
  * frames carry `input` and `resize`; malformed frames and binary frames are ignored. Output is paced by the
  * session (core/terminals: a slow socket lags in the ring and, past half a ring, pauses the program).
  */
@@ -10,7 +10,7 @@ import type { ServerSocket } from '../../runtime/websocket.ts';
 import { terminalDimension } from './terminal-input.ts';
 
 
-/** Client → server text frames (seed 000, GET /ws/terminal). */
+/** Client → server text frames (docs/ori.md#terminal, GET /ws/terminal). */
 const clientMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('input'), data: z.string() }),
   z.object({ type: z.literal('resize'), cols: terminalDimension, rows: terminalDimension }),

@@ -7,7 +7,7 @@ import { parseQuery } from '../../runtime/validation.ts';
 const Query = z.object({ agent: z.string().optional() });
 
 /**
- * `GET /workspace-files/changes[?agent=]` — seed 003's `changes` stream as Server-Sent Events: first
+ * `GET /workspace-files/changes[?agent=]` — workspace-files' `changes` stream as Server-Sent Events: first
  * `{"kind":"ready"}`, then `{"kind":"change","change":{absolutePath, version}}` or `{…, absent: true}` for
  * every change inside the workspace root (the API's own writes, and on Node the OS watcher's), and one
  * `{"kind":"resync"}` when this subscriber's bounded queue overflowed. The subscription ends when the

@@ -1,5 +1,5 @@
 /**
- * seed 003's gates, shared by stat, read, read-bytes and list: 1 lstat of the path itself (a symlink is never
+ * workspace-files' gates, shared by stat, read, read-bytes and list: 1 lstat of the path itself (a symlink is never
  * followed at the last step, wherever it points), 2 containment, then each handler's caps and text checks.
  *
  * Going past the document's "kind before position" limitation: a path whose lexical form, or whose parent
@@ -62,7 +62,7 @@ export async function locateEntry(
   if (requested.includes('\0')) throw new WorkspaceError('bad-request', 'path contains a NUL byte');
   const slashed = requested.replace(/\\/g, '/');
   const lexical = slashed.startsWith('/') ? normalize(slashed) : join(root, slashed);
-  // Confined whatever `--unrestricted` says: seeds/README.md §003 "Reads are confined to the root".
+  // Confined whatever `--unrestricted` says: reads are confined to the root (docs/workspace-files.md#gates).
   if (!isInside(root, lexical)) throw outsideWorkspace();
   const absolutePath = lexical === root ? root : join(await realParent(view, dirname(lexical)), basename(lexical));
   let stat: FileStat;
@@ -103,7 +103,7 @@ export function requireDirectory(stat: FileStat): void {
   throw new WorkspaceError('not-directory', `not a directory (${kind})`, { kind });
 }
 
-/** What every file answer starts with (seed 003's WorkspaceFileStat). */
+/** What every file answer starts with (workspace-files' WorkspaceFileStat). */
 export function fileStatBody(entry: LocatedEntry): { absolutePath: string; version: string; bytes: number } {
   return { absolutePath: entry.absolutePath, version: entry.stat.version, bytes: entry.stat.size };
 }

@@ -26,7 +26,7 @@ function readQuery(maxLines: number) {
 /**
  * `GET /workspace-files/read?path=[&offset=][&limit=][&agent=]` — one page of lines (core/text/line-page.ts):
  * `offset` is the 1-based first line (default 1), `limit` the most lines (default and largest: maxLines).
- * The version and size are the lstat's, taken before the stream (seed 003).
+ * The version and size are the lstat's, taken before the stream (docs/workspace-files.md#read).
  */
 export async function workspaceFilesRead(request: Request, ctx: WorkspaceContext): Promise<Response> {
   const maxLines = ctx.limits.pageMaxLines;

@@ -26,7 +26,7 @@ const addAppsBody = z.object({
 });
 
 /**
- * `POST /workspace/repos/{repo}/apps {apps: [{template, name}]}` (seeds/001-project.md) → `{ok: true}` once every
+ * `POST /workspace/repos/{repo}/apps {apps: [{template, name}]}` (docs/intentic-projects.md#add-apps) → `{ok: true}` once every
  * check passed (core/jobs/add-apps.ts has them and their order); the job then runs in the named terminal
  * `panel-<repo>--add_apps`. The body is checked before the repo, so a malformed request names its own fault.
  */

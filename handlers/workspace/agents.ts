@@ -8,7 +8,7 @@ const Body = z.object({ agent: agentId });
 const Params = z.object({ agent: agentId });
 
 /**
- * `POST /workspace/agents {agent}` → `{ok: true}` once the agent's private copy exists (seeds/README.md §001,
+ * `POST /workspace/agents {agent}` → `{ok: true}` once the agent's private copy exists (docs/intentic.md#agents,
  * ours): a git worktree on branch `agent/<id>`, or a plain copy (core/agents/agent-copies.ts). CONFLICT if the
  * agent exists, PAYLOAD_TOO_LARGE if a plain copy would pass the copy caps.
  */

@@ -6,7 +6,7 @@ import { repoPathParams } from './job-paths.ts';
 
 /**
  * `GET /workspace/repos/{repo}/apps` → `{apps: [{app, running, healthy, kind?, previewUrl?}]}` and
- * `POST …/apps/{app}/start|stop` → `{ok: true}` (seeds/001-project.md; core/jobs/dev-servers.ts). `repo` as every
+ * `POST …/apps/{app}/start|stop` → `{ok: true}` (docs/intentic-projects.md#start-and-stop; core/jobs/dev-servers.ts). `repo` as every
  * project call reads it (core/projects/repo-scope.ts). Node only: NOT_IMPLEMENTED where no terminals run.
  */
 export async function workspaceApps(request: Request, ctx: WorkspaceContext): Promise<Response> {

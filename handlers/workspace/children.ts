@@ -18,11 +18,11 @@ const childrenQuery = z.object({
 const NOTHING = { entries: [], hidden: 0 };
 
 /**
- * `GET /workspace/children?path=[&agent=]` (Intentic, seed 001) → `{entries, hidden}`: one folder's direct
+ * `GET /workspace/children?path=[&agent=]` (Intentic, docs/intentic.md#children) → `{entries, hidden}`: one folder's direct
  * entries in the tree's shape (core/tree/list-children.ts), capped by `limits.maxTreeEntries`. Entries are
  * presented under the path as asked (a folder opened through a link lists `link/child`).
  *
- * Seeds/README.md §001: a path outside the workspace — lexically, or through a symlink that leaves it — is
+ * docs/intentic.md#children: a path outside the workspace — lexically, or through a symlink that leaves it — is
  * `{entries: [], hidden: 0}`, not an error (a client expands an outside link like any folder); so is the
  * agents' folder, which is not part of the tree. A missing folder is NOT_FOUND, a file BAD_REQUEST.
  */

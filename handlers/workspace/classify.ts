@@ -8,9 +8,9 @@ import { parseQuery } from '../../runtime/validation.ts';
 const classifyQuery = z.object({});
 
 /**
- * `GET /workspace/classify` (Intentic, seed 001) → `{classifications}`: every file of the workspace by magic bytes,
+ * `GET /workspace/classify` (Intentic, docs/intentic-projects.md#classify) → `{classifications}`: every file of the workspace by magic bytes,
  * extension, then a text check, and project folders as single `repositories` entries (core/classify has the rules
- * of seeds/001-project.md). Read-only; the agents' copies are not part of it.
+ * of docs/intentic-projects.md#classify). Read-only; the agents' copies are not part of it.
  */
 export async function workspaceClassify(request: Request, ctx: WorkspaceContext): Promise<Response> {
   parseQuery(request, classifyQuery);

@@ -11,9 +11,9 @@ const cloneBody = z.object({
 });
 
 /**
- * `POST /workspace/repos {name, cloneUrl, branch?}` (Intentic, seed 001) → `{name, path}`: clones a repository
+ * `POST /workspace/repos {name, cloneUrl, branch?}` (Intentic, docs/intentic.md#clone) → `{name, path}`: clones a repository
  * into the root beside the others, with the machine's own credentials (core/git/clone-repo.ts has the checks and
- * their order from seeds/002-git.md). Node only: where git cannot run the call is NOT_IMPLEMENTED.
+ * their order from docs/intentic.md#clone). Node only: where git cannot run the call is NOT_IMPLEMENTED.
  */
 export async function workspaceClone(request: Request, ctx: WorkspaceContext): Promise<Response> {
   const body = await parseJsonBody(request, cloneBody, ctx.limits.maxBodyBytes);

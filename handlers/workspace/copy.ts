@@ -8,7 +8,7 @@ import { agentField, mutationScope, pathField } from '../shared/mutation-scope.t
 const Body = z.object({ agent: agentField, from: pathField('from'), to: pathField('to') });
 
 /**
- * `POST /workspace/copy {from, to[, agent]}` → `{ok: true}` (seed 001): recursive for a folder, all or nothing,
+ * `POST /workspace/copy {from, to[, agent]}` → `{ok: true}` (docs/intentic.md#mutations): recursive for a folder, all or nothing,
  * refused with PAYLOAD_TOO_LARGE over the copy caps before anything is written (core/tree-ops/copy-entry.ts).
  */
 export async function workspaceCopy(request: Request, ctx: WorkspaceContext): Promise<Response> {

@@ -9,7 +9,7 @@ import { agentField, mutationScope, pathField } from '../shared/mutation-scope.t
 const Body = z.object({ agent: agentField, path: pathField('path') });
 
 /**
- * `POST /workspace/dir {path[, agent]}` → `{ok: true}` (seed 001): the folder and any missing parents.
+ * `POST /workspace/dir {path[, agent]}` → `{ok: true}` (docs/intentic.md#mutations): the folder and any missing parents.
  * `mkdir -p` semantics: a folder already there is success; a file (or anything else) at the path or above it
  * is CONFLICT.
  */

@@ -8,7 +8,7 @@ import { agentField, mutationScope, pathField } from '../shared/mutation-scope.t
 const Body = z.object({ agent: agentField, path: pathField('path') });
 
 /**
- * `DELETE /workspace/entry {path[, agent]}` (the path in the body) → `{ok: true}` (seed 001): one entry and
+ * `DELETE /workspace/entry {path[, agent]}` (the path in the body) → `{ok: true}` (docs/intentic.md#mutations): one entry and
  * everything under it; a symlink is removed itself, never its target. The root and the agents folder are
  * refused.
  */

@@ -18,14 +18,14 @@ const fileQuery = z.object({
 });
 
 /**
- * `GET /workspace/file?path=[&offset=][&limit=][&agent=]` (Intentic, seed 001) — a window of a text file,
+ * `GET /workspace/file?path=[&offset=][&limit=][&agent=]` (Intentic, docs/intentic.md#file) — a window of a text file,
  * cut to whole lines and characters (core/text/text-window.ts), never the whole file: `limit` defaults to and
  * is clamped at maxFileWindowBytes. A missing file is 200 `{present: false, path}`. The file's version rides
  * along as a strong `ETag` (the one `/api/raw` sends), taken before the read: a save conditional on it can
  * fail needlessly if the file changed meanwhile, but can never overwrite a change the reader did not see.
  *
  * Decisions the documents leave open (each is BAD_REQUEST unless said): a folder; a FIFO or device; an
- * escaping path or a link out of the root (seeds/README.md §001). A window that is not UTF-8, or holds a NUL
+ * escaping path or a link out of the root (docs/intentic.md#file). A window that is not UTF-8, or holds a NUL
  * byte, is 415 UNSUPPORTED_MEDIA_TYPE, not lossily decoded: the editor saves what it shows, and replacement
  * characters would silently corrupt a binary or Latin-1 file on the first save (`/workspace/raw` serves bytes).
  */

@@ -11,7 +11,7 @@ const graphParams = z.object({ repo: z.string().min(1, 'the repo is empty') });
 const GRAPH_PATH = /\/workspace\/repos\/([^/]+)\/graph$/;
 
 /**
- * `GET /workspace/repos/{repo}/graph` (Intentic, seeds/001-project.md) → `{packages: [{name, dir, group}], edges:
+ * `GET /workspace/repos/{repo}/graph` (Intentic, docs/intentic-projects.md#graph) → `{packages: [{name, dir, group}], edges:
  * [{from, to, type}]}`: the repo's workspace members (or its one package) and the dependency edges between them
  * (core/projects/package-graph.ts). `repo` as every project call reads it (core/projects/repo-scope.ts): one
  * percent-encoded segment (oRPC sends a nested id's `/` as `%2F`).

@@ -54,9 +54,9 @@ function engineFor(ctx: WorkspaceContext): HealthEngine {
 }
 
 /**
- * `GET /workspace/health {repo, since?, limit?}` (Intentic, seed 001) → `{repo, totals, hotspots, modules,
+ * `GET /workspace/health {repo, since?, limit?}` (Intentic, docs/intentic-projects.md#health) → `{repo, totals, hotspots, modules,
  * freshness}`: churn from git, complexity and symbols from the search engine's parsers, modules by PageRank over
- * resolved imports (core/health/health-engine.ts has the rules of seeds/001-project.md).
+ * resolved imports (core/health/health-engine.ts has the rules of docs/intentic-projects.md#health).
  */
 export async function workspaceHealth(request: Request, ctx: WorkspaceContext): Promise<Response> {
   const input = parseQuery(request, healthQuery);

@@ -13,7 +13,7 @@ const installBody = z.object({
 });
 
 /**
- * `POST /workspace/setup/install {dirs}` → `{queued}` (seeds/001-project.md): every dir checked first (a `..`
+ * `POST /workspace/setup/install {dirs}` → `{queued}` (docs/intentic-projects.md#install): every dir checked first (a `..`
  * segment, absolute, `\`, NUL, a real path outside the root → BAD_REQUEST naming it); then the dirs that are
  * `needs-setup` or `stale` projects are queued in setup's order and the call answers at once (core/jobs/
  * install-queue.ts runs them in their install terminals). Node only: NOT_IMPLEMENTED where no terminals run.

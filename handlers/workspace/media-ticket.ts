@@ -8,7 +8,7 @@ import { resolveServedFile, servedPath } from './served-file.ts';
 const Body = z.object({ path: servedPath, agent: agentField });
 
 /**
- * `POST /workspace/media-ticket {path[, agent]}` → `{ticket, expiresAt}` (seed 001): a pass for
+ * `POST /workspace/media-ticket {path[, agent]}` → `{ticket, expiresAt}` (docs/intentic.md#media): a pass for
  * `GET /workspace/media`, bound to the one file this request resolves (core/media/media-tickets.ts). Minting
  * checks the file as streaming will: a missing file is NOT_FOUND, a folder or special file BAD_REQUEST, an
  * escaping path BAD_REQUEST — so a caller learns now, not mid-playback, that the file cannot be streamed.

@@ -24,7 +24,7 @@ const TICKET_REFUSALS = {
 } as const;
 
 /**
- * `GET|HEAD /workspace/media?path=&ticket=[&agent=][&download]` (seed 001): a media element's byte-range
+ * `GET|HEAD /workspace/media?path=&ticket=[&agent=][&download]` (docs/intentic.md#byte-routes): a media element's byte-range
  * stream, authorised by its ticket alone — a `<video src>` sends no header, so the route's guard does not ask
  * for the token (runtime/routes.ts) and a ticket is required even with one. Checks in the seed's order:
  * the path (400 bad or escaping, 404 missing, 400 a folder), the ticket (401 unless minted for this resolved

@@ -7,7 +7,7 @@ import { parseQuery } from '../../runtime/validation.ts';
 const modulesQuery = z.object({});
 
 /**
- * `GET /workspace/modules` (Intentic, seeds/001-project.md) → `{repos: [{repo, modules: [{dir, name}]}]}`: `root`
+ * `GET /workspace/modules` (Intentic, docs/intentic-projects.md#modules) → `{repos: [{repo, modules: [{dir, name}]}]}`: `root`
  * (the workspace without its repos) first, then each repo by id, with the named packages in it
  * (core/projects/find-modules.ts). The agents' copies are not part of it.
  */

@@ -8,7 +8,7 @@ import { agentField, mutationScope, pathField } from '../shared/mutation-scope.t
 const Body = z.object({ agent: agentField, from: pathField('from'), to: pathField('to') });
 
 /**
- * `POST /workspace/move {from, to[, agent]}` → `{ok: true}` (seed 001): a move or rename of the entry itself.
+ * `POST /workspace/move {from, to[, agent]}` → `{ok: true}` (docs/intentic.md#mutations): a move or rename of the entry itself.
  * An existing target is CONFLICT (never overwritten); missing folders above `to` are made.
  */
 export async function workspaceMove(request: Request, ctx: WorkspaceContext): Promise<Response> {

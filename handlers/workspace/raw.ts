@@ -8,7 +8,7 @@ import { resolveServedFile, servedAgent, servedPath } from './served-file.ts';
 const Query = z.object({ path: servedPath, agent: servedAgent });
 
 /**
- * `GET /workspace/raw?path=[&agent=]` (seed 001's byte route for previews): the file's bytes, typed by
+ * `GET /workspace/raw?path=[&agent=]` (Intentic's byte route for previews): the file's bytes, typed by
  * extension only and never sniffed (runtime/http/media-type.ts), with `nosniff` and the version as `ETag`.
  * Larger files than `maxRawBytes` (25 MiB) are 413 from the stat, before a byte is read: big media streams
  * from `/workspace/media`. Served through the one ServeContent port `/api/raw` uses, so validators and a

@@ -8,7 +8,7 @@ import { parseQuery } from '../../runtime/validation.ts';
 const reposQuery = z.object({});
 
 /**
- * `GET /workspace/repos` (Intentic, seed 001) → `{repos}`: every git repository's id in the workspace, sorted
+ * `GET /workspace/repos` (Intentic, docs/intentic.md#repos) → `{repos}`: every git repository's id in the workspace, sorted
  * (core/git/discover-repos.ts has the rules of seeds 002-git.md). The agents' copies are not part of it.
  */
 export async function workspaceRepos(request: Request, ctx: WorkspaceContext): Promise<Response> {

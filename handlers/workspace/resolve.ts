@@ -20,7 +20,7 @@ const resolveQuery = z.object({
 });
 
 /**
- * `GET /workspace/resolve?path=[&agent=]` (Intentic, seed 001) → `{path}` (root-relative) or `{}`: the file a
+ * `GET /workspace/resolve?path=[&agent=]` (Intentic, docs/intentic.md#resolve) → `{path}` (root-relative) or `{}`: the file a
  * path written in prose means — as written, else the best tail (core/resolve/resolve-written-path.ts holds the
  * rule). A path outside the workspace is not an error here: its tails are still looked up, and the answer is
  * always a file inside the workspace. The tail walk is bounded by `limits.maxSearchEntries`.

@@ -45,7 +45,7 @@ const searchQuery = z.object({
 });
 
 /**
- * `GET /workspace/search` (Intentic, seed 001; the rules are ../shared/seeds/001-search.md): ranked, grouped hits
+ * `GET /workspace/search` (Intentic; the rules are docs/intentic-search.md): ranked, grouped hits
  * from the one search engine (core/search). Invalid input is BAD_REQUEST before any work, a cursor this server
  * did not issue for this query included; unknown parameters are ignored.
  */

@@ -8,7 +8,7 @@ import { parseQuery } from '../../runtime/validation.ts';
 const setupQuery = z.object({});
 
 /**
- * `GET /workspace/setup` (Intentic, seeds/001-project.md) → `{projects: [{dir, ecosystem, manager, command,
+ * `GET /workspace/setup` (Intentic, docs/intentic-projects.md#setup) → `{projects: [{dir, ecosystem, manager, command,
  * evidence, state, missing?}]}`: the project model's projects (core/projects), each with its state — `installing`
  * while the job engine has its install queued or running, else what install-state.ts reads off the tree. Only
  * reports: installs start through `POST /workspace/setup/install`.

@@ -8,7 +8,7 @@ import { parseJsonBody } from '../../runtime/validation.ts';
 const syncBody = z.object({}).optional();
 
 /**
- * `POST /workspace/sync` (Intentic, seed 001) → `{repos}`: every repo fetched and fast-forwarded where that is
+ * `POST /workspace/sync` (Intentic, docs/intentic.md#sync) → `{repos}`: every repo fetched and fast-forwarded where that is
  * safe, one entry each (core/git/sync-repos.ts). Node only: where git cannot run the call is NOT_IMPLEMENTED.
  */
 export async function workspaceSync(request: Request, ctx: WorkspaceContext): Promise<Response> {

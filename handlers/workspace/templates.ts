@@ -8,7 +8,7 @@ import { parseQuery } from '../../runtime/validation.ts';
 const templatesQuery = z.object({});
 
 /**
- * `GET /workspace/templates` (seeds/001-project.md) → `{templates: [{key, label, description}]}` in key order, from
+ * `GET /workspace/templates` (docs/intentic-projects.md#templates) → `{templates: [{key, label, description}]}` in key order, from
  * the source configured in `.intentic/config/templates.json` (read on every call), else the shipped templates
  * (core/projects/template-source.ts). An unusable source is PRECONDITION_FAILED naming the problem.
  */

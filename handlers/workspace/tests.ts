@@ -12,7 +12,7 @@ const testsBody = z.object({
 });
 
 /**
- * `POST /workspace/repos/{repo}/tests {session, dirs}` → `{ok: true}` (seeds/001-project.md): the session name
+ * `POST /workspace/repos/{repo}/tests {session, dirs}` → `{ok: true}` (docs/intentic-projects.md#tests): the session name
  * (`^[a-z0-9][a-z0-9_-]*$`, not `install` or `add_apps`) and every dir (`""` or a folder in the repo by real path)
  * are checked before anything starts; then it answers at once and the run goes on in `panel-<r>--<session>`
  * (core/jobs/test-runs.ts). Node only: NOT_IMPLEMENTED where no terminals run.

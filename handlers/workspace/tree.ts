@@ -10,7 +10,7 @@ import { agentField } from '../shared/agent-field.ts';
 const treeQuery = z.object({ agent: agentField });
 
 /**
- * `GET /workspace/tree[?agent=]` (Intentic, seed 001) → `{root, tree, hidden}`: the workspace as one
+ * `GET /workspace/tree[?agent=]` (Intentic, docs/intentic.md#tree) → `{root, tree, hidden}`: the workspace as one
  * breadth-first walk under `limits.maxTreeEntries` (core/tree/walk-tree.ts holds every rule); `root` is the
  * workspace root's real path. The agents' folder is never listed.
  */

@@ -27,7 +27,7 @@ const BASE_HASH_HEADER = 'x-intentic-base-hash';
 const SHA256_HEX = /^[0-9a-f]{64}$/i;
 
 /**
- * `POST /workspace/upload?path=[&offset=N][&agent=]` (seed 001's byte route; errors `{ "error" }`) → `{ok: true}`
+ * `POST /workspace/upload?path=[&offset=N][&agent=]` (Intentic's byte route; errors `{ "error" }`) → `{ok: true}`
  * with the new version as `ETag`. The body streams to disk, never buffered whole:
  * - no `offset`, or 0: it replaces the whole file atomically (temp file + rename), creating missing folders;
  * - `offset > 0`: it is written in place into the existing file (past its end, or a missing file: 400), so a
@@ -127,7 +127,7 @@ async function baseHashMismatch(
   return hash === baseHash ? undefined : 'the file changed since it was read';
 }
 
-/** The file a part lands in (a missing one is 400: seeds/README.md §001). */
+/** The file a part lands in (a missing one is 400: docs/intentic.md#byte-routes). */
 async function partTarget(fs: FileSystem, file: string, offset: number): Promise<FileStat> {
   try {
     return await fs.stat(file);

@@ -31,7 +31,7 @@ export interface WorkspaceAppOptions {
   allowedOrigins?: string[];
   /** Mount the whole API under a prefix, e.g. "/sandbox/abc" behind a gateway. */
   basePath?: string;
-  /** Seed 000's "absolute paths are used as-is" (off by default: paths are confined to the root). */
+  /** ori's "absolute paths are used as-is" (off by default: paths are confined to the root). */
   unrestricted?: boolean;
   limits?: Partial<Limits>;
   /**

@@ -9,7 +9,7 @@ import { createResponse } from '../http/response.ts';
  */
 export type Dialect = 'ori' | 'intentic' | 'intentic-bytes' | 'workspace-files';
 
-/** oRPC's common error codes by status (the ones @orpc/client knows; seeds/README.md §001). */
+/** oRPC's common error codes by status (the ones @orpc/client knows; docs/intentic.md#errors). */
 const ORPC_CODES: Readonly<Record<number, string>> = {
   400: 'BAD_REQUEST',
   401: 'UNAUTHORIZED',
@@ -35,7 +35,7 @@ export function jsonResponse(body: unknown, status = 200, headers?: HeadersInit)
 
 /**
  * The status an error has in Intentic's dialect: a path that escapes the workspace is `BAD_REQUEST` there
- * (seeds/README.md §001), where the other dialects say 403.
+ * (docs/intentic.md#errors), where the other dialects say 403.
  */
 export function intenticStatus(error: WorkspaceError): number {
   return error.code === 'outside-workspace' ? 400 : error.status;
@@ -53,7 +53,7 @@ export function orpcErrorBody(error: WorkspaceError): Record<string, unknown> {
   return body;
 }
 
-/** seed 003's codes: bad input is the gateway's `gateway/bad-request`, everything else `workspace-file/…`. */
+/** workspace-files' codes: bad input is the gateway's `gateway/bad-request`, everything else `workspace-file/…`. */
 function workspaceFilesCode(error: WorkspaceError): string {
   return error.code === 'bad-request' ? 'gateway/bad-request' : `workspace-file/${error.code}`;
 }

@@ -1,5 +1,5 @@
 /**
- * The Content-Type of a served file (seed 000, `GET /api/raw`), decided in this order:
+ * The Content-Type of a served file (docs/ori.md#raw, `GET /api/raw`), decided in this order:
  * 1. the pinned image table (case-insensitive extension);
  * 2. the standard mime table (the `mime` package), text types with `; charset=utf-8` as Go's
  *    `mime.TypeByExtension` gives them;
@@ -9,7 +9,7 @@
 import mime from 'mime';
 import { detectContentType } from './sniff.ts';
 
-/** Seed 000's pinned image types: these win over whatever the mime table says. */
+/** ori's pinned image types: these win over whatever the mime table says. */
 const PINNED_IMAGES: Readonly<Record<string, string>> = {
   '.png': 'image/png',
   '.jpg': 'image/jpeg',

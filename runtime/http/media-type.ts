@@ -1,8 +1,8 @@
 /**
- * The Content-Type of Intentic's byte routes (`/workspace/raw`, `/workspace/media`; seeds/README.md §001):
+ * The Content-Type of Intentic's byte routes (`/workspace/raw`, `/workspace/media`; docs/intentic.md#byte-routes):
  * by extension only, never sniffed — a preview pane or media element gets what the name says, and anything
  * unlisted is `application/octet-stream` (with `nosniff`, a browser then renders nothing it was not told to).
- * Images are the pinned image table seed 000 uses too; the rest are the types browsers' media elements and
+ * Images are the pinned image table ori uses too; the rest are the types browsers' media elements and
  * PDF viewers expect (where the mime database differs — `audio/x-flac`, `video/x-m4v` — the standard or the
  * playable type wins).
  */

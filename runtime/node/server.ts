@@ -104,7 +104,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     // The ceiling above the workspace is decided on the root's real path (a missing root fails elsewhere). A
     // caller's runner (tests with a fixed identity and clock) replaces it.
     git: rest.git ?? createGitProcess({ root: realPathOr(options.root) }),
-    // The templates shipped in the package (issue 9 "templates"): the default source of GET /workspace/templates.
+    // The templates shipped in the package (docs/intentic-projects.md#templates): the default source of GET /workspace/templates.
     templatesDir: rest.templatesDir ?? fileURLToPath(new URL('../../templates', import.meta.url)),
     worktrees: new GitWorktreeAdapter(),
     watcher,

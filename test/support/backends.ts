@@ -158,7 +158,7 @@ async function snapshotFileSystem(fs: FileSystem, root: string): Promise<Snapsho
   return out;
 }
 
-/** seed 003's error body. */
+/** workspace-files' error body. */
 export function filesError(code: string, message: string, details: Record<string, unknown> = {}) {
   return { error: { code, message, details } };
 }

@@ -1,5 +1,5 @@
 /**
- * Intentic's published contract for the `/workspace/*` file calls, written from seed 001, and the client its
+ * Intentic's published contract for the `/workspace/*` file calls, written from Intentic's documentation (docs/intentic.md), and the client its
  * browser builds from it: an oRPC `OpenAPILink`. Tests drive our routes through this client, so the wire is
  * exactly the one Intentic speaks: GET inputs become query parameters (booleans "true"/"false", numbers as
  * digit strings, nested values in brackets), POST/DELETE inputs a JSON body, and errors decode only from oRPC
@@ -146,7 +146,7 @@ export const intenticContract = {
       .route({ method: 'POST', path: '/workspace/repos' })
       .input(z.object({ name: z.string(), cloneUrl: z.string(), branch: z.string().optional() }))
       .output(z.strictObject({ name: z.string(), path: z.string() })),
-    // ../shared/seeds/001-search.md: every input is a string on the wire (the contract's own types), as Intentic sends.
+    // docs/intentic-search.md: every input is a string on the wire (the contract's own types), as Intentic sends.
     search: oc
       .route({ method: 'GET', path: '/workspace/search' })
       .input(
@@ -164,7 +164,7 @@ export const intenticContract = {
         }),
       )
       .output(searchAnswer),
-    // Ours (seeds/README.md §001): agent copies, same wire and error bodies.
+    // Ours (docs/intentic.md#agents): agent copies, same wire and error bodies.
     createAgent: oc.route({ method: 'POST', path: '/workspace/agents' }).input(z.object({ agent: z.string() })).output(ok),
     deleteAgent: oc
       .route({ method: 'DELETE', path: '/workspace/agents/{agent}' })

@@ -1,5 +1,5 @@
 /**
- * Intentic's project calls (seeds/001-project.md, shapes from seed 001's contract): setup, install, templates, apps
+ * Intentic's project calls (docs/intentic-projects.md, shapes from Intentic's contract): setup, install, templates, apps
  * (add, list, start, stop), graph, modules, tests, health, classify. Part of intenticContract
  * (./intentic-contract.ts), so tests drive them through the same OpenAPILink client; outputs are strict.
  */

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 /**
  * A source scan of module specifiers, shared by the edge-clean and layering tests: string literals and comments are
- * masked first, so neither an import in a comment nor one quoted in a string counts.
+ * masked first, so neither an import in a comment nor one quoted in a string counts. The docs test reads the comments.
  */
 
 export const NODE_BUILTINS = [
@@ -44,6 +44,15 @@ export function importedSpecifiers(source: string): string[] {
     for (const match of code.matchAll(pattern)) found.push(strings[Number(match[1])]!);
   }
   return found;
+}
+
+/** The text of every comment in `source` (line and block comments), in order; string literals are not comments. */
+export function commentsIn(source: string): string[] {
+  const comments: string[] = [];
+  for (const match of source.matchAll(COMMENT_OR_STRING)) {
+    if (match[1] === undefined) comments.push(match[0]);
+  }
+  return comments;
 }
 
 /** The Node-only specifiers in `source` (empty when it is edge-clean). */

@@ -1,6 +1,6 @@
 /**
  * Reading a terminal's share of a `/ws` socket's events: `pty-output {session_id, data, offset, length}` and
- * `pty-exit {session_id, code}` (seeds/README.md §002, "Terminals").
+ * `pty-exit {session_id, code}` (docs/noide-protocol.md#terminals).
  */
 import { waitFor } from './processes.ts';
 import type { RpcClient } from './rpc-client.ts';

@@ -26,7 +26,7 @@ export function walkTreeBreadthFirst(root: FolderNode, visit: FolderVisitor, opt
 }
 
 /**
- * Whether the tree holds a folder seed 000's walk would enter but the list keeps as a name only (an on-demand
+ * Whether the tree holds a folder ori's walk would enter but the list keeps as a name only (an on-demand
  * folder other than `node_modules`: `bower_components`, `.hg`, …). Then the list cannot answer that walk, and
  * `/api/files/search` walks the disk instead.
  */

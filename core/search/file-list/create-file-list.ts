@@ -12,7 +12,7 @@
  *   only the folder of a move).
  * - A `.gitignore` (or a virtualenv's `pyvenv.cfg`, or `.git/info/exclude`) that changes makes the ignore rules
  *   of its folder stale: they are forgotten and the `ignored` flags below that folder recomputed.
- * - A link is re-resolved when its target path changes (seed 000 lists links to files).
+ * - A link is re-resolved when its target path changes (ori lists links to files).
  * - `resync` (the feed lost track) re-walks everything and applies the difference; a difference of more than
  *   RESET_AFTER files is told as one `reset` (listeners re-read `files()`).
  */

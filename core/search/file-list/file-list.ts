@@ -6,7 +6,7 @@
  * even with `includeIgnored`), each with `ignored` per search's rules. Folders the OS watcher never enters
  * (the package stores of core/ignore/package-stores.ts, `.hg`, `.svn`) are kept as names only — their files are
  * walked on demand by `storeFiles`. Symbolic links are not files, but the folder structure keeps every entry
- * (links, sockets, ignored and store folders) because seed 000's walk counts them (`walkBreadthFirst`).
+ * (links, sockets, ignored and store folders) because ori's walk counts them (`walkBreadthFirst`).
  */
 import type { ListedFile } from './listed-file.ts';
 
@@ -30,10 +30,10 @@ export interface WalkSummary {
 }
 
 export interface BreadthFirstOptions {
-  /** Stop after this many directory entries (seed 000: 50 000). */
+  /** Stop after this many directory entries (docs/ori.md#search: 50 000). */
   maxEntries: number;
   /**
-   * List links to regular files outside the root too (seed 000's `--unrestricted`); by default a link is
+   * List links to regular files outside the root too (ori's `--unrestricted`); by default a link is
    * listed only when its real target is a regular file inside the root.
    */
   linksLeavingRoot?: boolean;
@@ -52,13 +52,13 @@ export interface FileList {
   /** Called after the list applied a batch of changes, with what changed; returns the unsubscribe function. */
   onChange(listener: (events: readonly FileListEvent[]) => void): () => void;
   /**
-   * Seed 000's walk (handlers/api/file-search.ts `walkFiles`) over the list: breadth-first, each folder's
+   * ori's walk (handlers/api/file-search.ts `walkFiles`) over the list: breadth-first, each folder's
    * entries in code-unit order of their names, every entry counted against `maxEntries`, `.git` and
    * `node_modules` never entered, links to files listed at their own path.
    */
   walkBreadthFirst(visit: FolderVisitor, options: BreadthFirstOptions): WalkSummary;
   /**
-   * Whether `walkBreadthFirst` is the disk walk exactly: false while the tree holds a folder seed 000 enters but
+   * Whether `walkBreadthFirst` is the disk walk exactly: false while the tree holds a folder ori enters but
    * the list keeps as a name only (`bower_components`, `.hg`, … — every on-demand folder but `node_modules`).
    */
   coversBreadthFirstWalk(): boolean;

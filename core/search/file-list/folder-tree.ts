@@ -1,14 +1,14 @@
 /**
  * The file list's picture of the tree: one node per folder it entered, each holding every entry of that folder
- * sorted by name (files, folders, links, anything else), since seed 000's walk counts them all.
+ * sorted by name (files, folders, links, anything else), since ori's walk counts them all.
  */
 import { flatString, type ListedFile } from './listed-file.ts';
 
-/** What a symbolic link points at, as seed 000's walk lists it: a regular file inside the root, outside, or not a file. */
+/** What a symbolic link points at, as ori's walk lists it: a regular file inside the root, outside, or not a file. */
 export type LinkTarget = 'inside' | 'outside' | 'none';
 
 export type TreeEntry =
-  /** `file` is undefined for a file the list never lists (a `.git` file): seed 000 still counts and lists it. */
+  /** `file` is undefined for a file the list never lists (a `.git` file): ori still counts and lists it. */
   | { readonly name: string; readonly kind: 'file'; file: ListedFile | undefined }
   /** `folder` is undefined for a folder the list does not enter (`.git`, an on-demand store, an excluded folder). */
   | { readonly name: string; readonly kind: 'folder'; readonly folder: FolderNode | undefined; readonly onDemand: boolean }

@@ -168,7 +168,7 @@ export async function makeEntry(
   return { entry: { name, kind: 'other' } };
 }
 
-/** Fills in what the link at `path` points at now (seed 000 lists links to regular files). */
+/** Fills in what the link at `path` points at now (ori lists links to regular files). */
 export async function resolveLink(
   ctx: Pick<TreeContext, 'fs' | 'root'>,
   path: string,

@@ -1,5 +1,5 @@
 /**
- * Seed 000's `/api/files/search` answered from the live file list gives what the disk walk gives: the cases of
+ * ori's `/api/files/search` answered from the live file list gives what the disk walk gives: the cases of
  * test/handlers/api/file-search.test.ts and search-files.test.ts, each run both ways over both backends, each
  * answer also pinned to the literal the seed's tests expect (so two equally wrong answers cannot pass).
  */
@@ -55,7 +55,7 @@ async function findBoth(tree: BuiltTree & { list: FileList }, query: string, ext
   return disk.map((hit) => hit.relPath);
 }
 
-describe.each(BACKENDS)('seed 000 over the file list and over the disk (%s)', (backend) => {
+describe.each(BACKENDS)('ori over the file list and over the disk (%s)', (backend) => {
   it('is breadth-first with each folder in code-unit name order', async () => {
     const tree = await both(backend, files('b/deep/x.txt', 'b/y.txt', 'a/z.txt', 'B.txt', 'a.txt', 'a/c/d.txt', '_.txt', 'é.txt'));
     expect((await walkBoth(tree)).files).toEqual(['B.txt', '_.txt', 'a.txt', 'é.txt', 'a/z.txt', 'b/y.txt', 'a/c/d.txt', 'b/deep/x.txt']);

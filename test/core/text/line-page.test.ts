@@ -28,7 +28,7 @@ const backends: [string, () => Promise<{ fs: FileSystem; dir: string; cleanup():
 
 type Outcome = LinePage | { error: string; details?: unknown };
 
-/** seed 003's rules said plainly, over the whole file in memory: what a page must be. */
+/** workspace-files' rules said plainly, over the whole file in memory: what a page must be. */
 function referencePage(bytes: Uint8Array, offset: number, limit: number, maxBytes: number): Outcome {
   const starts: number[] = [];
   const ends: number[] = []; // each line's end, before its `\n`
@@ -82,7 +82,7 @@ describe.each(backends)('readLinePage (%s)', (name, makeBackend) => {
   const page = async (content: string | Uint8Array, offset = 1, limit = 5000, maxBytes = 2 * MiB) =>
     readLinePage(fs, await fileOf(content), { offset, limit, maxBytes });
 
-  it('counts lines as seed 003 does: a final newline ends the last line, an empty line still counts', async () => {
+  it('counts lines as workspace-files does: a final newline ends the last line, an empty line still counts', async () => {
     expect(await page('a\nb\n\n')).toEqual({ text: 'a\nb\n', lines: 3, eof: true });
     expect(await page('a\nb\n')).toEqual({ text: 'a\nb', lines: 2, eof: true });
     expect(await page('a\nb')).toEqual({ text: 'a\nb', lines: 2, eof: true });

@@ -1,6 +1,6 @@
 /**
  * /api/files/search over the search engine's live file list answers exactly as the disk walk: the list keeps some
- * folders as names only (bower_components, jspm_packages, .pnpm-store, __pypackages__, .hg, .svn) which seed 000
+ * folders as names only (bower_components, jspm_packages, .pnpm-store, __pypackages__, .hg, .svn) which docs/ori.md#search
  * enters (it refuses only `.git` and `node_modules`), so while it holds one the disk walk answers (found by review).
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -41,7 +41,7 @@ describe('/api/files/search: the list and the disk walk agree', () => {
     const listAnswer = await search(warm, '');
     await warm.close();
 
-    // The disk walk finds the store folders' files (seed 000: only .git and node_modules are never entered).
+    // The disk walk finds the store folders' files (docs/ori.md#search: only .git and node_modules are never entered).
     expect(diskAnswer.body.files.map((f: { relPath: string }) => f.relPath)).toContain('bower_components/jquery/jquery.js');
     expect(listAnswer).toEqual(diskAnswer);
   });

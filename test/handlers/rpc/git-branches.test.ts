@@ -1,5 +1,5 @@
 /**
- * The `/ws` branch commands (seeds/002-git.md): git_branch_list (no `origin/HEAD`, the unborn branch, detached `HEAD`),
+ * The `/ws` branch commands (docs/noide-protocol.md#git-commands): git_branch_list (no `origin/HEAD`, the unborn branch, detached `HEAD`),
  * git_checkout_branch with every tracking rule and the `--` fix, git_merge (clean, conflicting — ok either way —
  * resolved both ways), git_merge_abort, and the `name` / `fromRef` rules before git runs. Over a real socket, real
  * repos with a local bare `origin`; the state checked with git itself.

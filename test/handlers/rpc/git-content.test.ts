@@ -1,5 +1,5 @@
 /**
- * The `/ws` git commands that answer content (seeds/002-git.md "Content rule"): get_git_diff, get_git_staged_diff,
+ * The `/ws` git commands that answer content (docs/noide-protocol.md#git): get_git_diff, get_git_staged_diff,
  * get_git_head_file, git_show_index, git_commit_diff — git's stdout exactly, UTF-8 with bad bytes as U+FFFD, never
  * trimmed — plus the `file` and `commit` argument rules, checked before git runs. Over a real socket, real repos.
  */

@@ -1,5 +1,5 @@
 /**
- * The `/ws` git commands that write history (seeds/002-git.md): git_commit (and amend), git_undo_commit, git_revert,
+ * The `/ws` git commands that write history (docs/noide-protocol.md#git-commands): git_commit (and amend), git_undo_commit, git_revert,
  * git_stash, git_stash_pop — git's text by the text rule, the message as one untrimmed argument, the `commit` rule
  * before git runs, and the edge cases of a repo without commits. Over a real socket, real repos; the resulting
  * history checked with git itself.

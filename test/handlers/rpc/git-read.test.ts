@@ -1,6 +1,6 @@
 /**
  * The git commands that read a repo's state, over a real `/ws` socket on a real server, against real repos in temp
- * folders: the exact GitStatus, GitCommitInfo and GitStashInfo shapes of seeds/002-git.md.
+ * folders: the exact GitStatus, GitCommitInfo and GitStashInfo shapes of docs/noide-protocol.md#git-commands.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';

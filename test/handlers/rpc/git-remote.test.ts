@@ -1,5 +1,5 @@
 /**
- * The `/ws` git commands that talk to a remote (seeds/002-git.md): git_push, git_fetch (`--all --prune`), git_pull,
+ * The `/ws` git commands that talk to a remote (docs/noide-protocol.md#git-commands): git_push, git_fetch (`--all --prune`), git_pull,
  * with no flags of our own — against a local bare repository set as `origin` by a plain path (the clone URL rules are
  * for clone only). A second clone plays the other developer. Over a real socket; the refs checked with git itself.
  */

@@ -1,5 +1,5 @@
 /**
- * The `/ws` git commands that move changes between tree and index (seeds/002-git.md): git_add, git_stage_all,
+ * The `/ws` git commands that move changes between tree and index (docs/noide-protocol.md#git-commands): git_add, git_stage_all,
  * git_unstage, git_unstage_all, git_discard, git_discard_all, git_resolve_conflict; the `file` rule (checked before
  * git runs, nothing changed), literal pathspecs, the delete rules of a discard, the index lock, a plain folder and a
  * workspace that sits inside another repository. Over a real socket, real repos; the state checked with git itself.

@@ -1,6 +1,6 @@
 /**
- * The named-terminal HTTP routes in-process with real ptys (seeds/README.md §002, "Named terminals over
- * HTTP"): POST /terminals, GET /terminals, GET /terminals/{name} without an upgrade, DELETE
+ * The named-terminal HTTP routes in-process with real ptys (docs/terminals.md#named-terminals-over-http):
+ * POST /terminals, GET /terminals, GET /terminals/{name} without an upgrade, DELETE
  * /terminals/{name}, and every refusal before a WebSocket upgrade. The sockets themselves are in
  * socket.test.ts (a real server).
  */

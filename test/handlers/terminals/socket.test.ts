@@ -1,5 +1,5 @@
 /**
- * `/terminals/{name}?from=N` over a real server and real ptys (seeds/README.md §002): the `attached` frame,
+ * `/terminals/{name}?from=N` over a real server and real ptys (docs/terminals.md#the-terminal-socket): the `attached` frame,
  * replay from any offset, exactly-once delivery across a reconnect, input and resize, the `exit` frame and
  * close 1000, refusals before the upgrade, and the 1 MiB message cap (1009) shared with ori's /ws/terminal.
  */

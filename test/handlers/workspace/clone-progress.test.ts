@@ -1,5 +1,5 @@
 /**
- * A clone's progress in the named terminal `clone-<name>` (issue 8: "progress in a named terminal"), on an app with
+ * A clone's progress in the named terminal `clone-<name>` (docs/intentic.md#clone), on an app with
  * real terminals: listed and replayed over the terminals API like any session, git's exit code as its exit, and
  * killing it stops the clone (the process group is gone, nothing is left in the root).
  */

@@ -1,5 +1,5 @@
 /**
- * The four mutations with `agent`: they change that agent's private copy only (seeds/README.md §001), never
+ * The four mutations with `agent`: they change that agent's private copy only (docs/intentic.md#agents), never
  * the shared tree, and the agent's own view reflects them.
  */
 import { afterEach, describe, expect, it } from 'vitest';

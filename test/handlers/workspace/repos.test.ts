@@ -5,7 +5,7 @@ import { MAX_FOLDERS } from '../../../core/git/discover-repos.ts';
 import { intenticClient } from '../../support/intentic-contract.ts';
 import { appOver, BACKENDS, buildTree, type BuiltTree, type Seed } from '../../support/backends.ts';
 
-/** Repos by the rules of seeds/002-git.md "Discovery", and the folders the walk must pass over. */
+/** Repos by the rules of docs/intentic.md#repos, and the folders the walk must pass over. */
 const SPEC: Seed = {
   '.git/HEAD': 'ref: refs/heads/main\n', // the root's own repo: never an id
   'alpha/.git/HEAD': 'ref: refs/heads/main\n',

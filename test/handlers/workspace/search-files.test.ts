@@ -1,5 +1,5 @@
 /**
- * `mode=files` (../shared/seeds/001-search.md "Modes"): fuzzy, case-insensitive paths, one group per file with
+ * `mode=files` (docs/intentic-search.md#modes): fuzzy, case-insensitive paths, one group per file with
  * one hit `{line: 1, text: path, spans: [], tags: [fuzzy]}`, group score 1/(rank+1), ties by path. The scores
  * below are worked by hand from the formula (each comment shows the sum), never read back from the engine:
  * - a substring: 0.75, + 0.2 if it starts in the base name, + 5/len(path);

@@ -1,5 +1,5 @@
 /**
- * `mode=find` (../shared/seeds/001-search.md "Modes", "Answer", "What is searched"), through Intentic's client,
+ * `mode=find` (docs/intentic-search.md: modes, answer, what is searched), through Intentic's client,
  * on both backends and in both engine states: every answer is checked to be the same from the full scan (index
  * still building) and from the index (settled), then pinned whole.
  *

@@ -1,5 +1,5 @@
 /**
- * Fixtures for the `/workspace/search` acceptance suite (../shared/seeds/001-search.md). Every call goes through
+ * Fixtures for the `/workspace/search` acceptance suite (docs/intentic-search.md). Every call goes through
  * Intentic's client (test/support/intentic-contract.ts: an oRPC OpenAPILink, GET inputs as query strings, the
  * answer checked against the contract's strict schema), over either backend (test/support/backends.ts).
  *

@@ -1,5 +1,5 @@
 /**
- * Freshness (../shared/seeds/001-search.md "Answer" `freshness`, "What is searched"): `building` with its
+ * Freshness (docs/intentic-search.md#freshness): `building` with its
  * progress until the first index pass ends, then `fresh`; a file written, changed, moved or deleted through the
  * API shows in every mode once the engine has settled; on the Node backend with the OS watcher, a file written
  * or removed directly on disk shows up too (polled against a deadline, never a fixed sleep).

@@ -1,5 +1,5 @@
 /**
- * `include` (../shared/seeds/001-search.md "`include`"): every row of its table as an observable filter — which
+ * `include` (docs/intentic-search.md#include): every row of its table as an observable filter — which
  * files a `find` searches — on both backends, from the index and from the scan. Every file holds the same one
  * line, so an answer's paths (ties by path) are exactly the files searched.
  */

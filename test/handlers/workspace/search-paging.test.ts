@@ -1,5 +1,5 @@
 /**
- * Paging (../shared/seeds/001-search.md "Paging"): a page takes whole groups in rank order until it holds
+ * Paging (docs/intentic-search.md#paging): a page takes whole groups in rank order until it holds
  * `limit` of them (default and cap 300) or the next would push it past 1000 hits; `cursor` resumes exactly
  * there. Pages never overlap, their union is the whole answer, `total`/`files`/`partial` are the same on every
  * page, the last has `truncated: false` and no cursor — from the index and from the scan alike.

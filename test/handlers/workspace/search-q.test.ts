@@ -1,5 +1,5 @@
 /**
- * `mode=q`, the default (../shared/seeds/001-search.md `q`): the query is read as a path, an identifier, a
+ * `mode=q`, the default (docs/intentic-search.md#modes): the query is read as a path, an identifier, a
  * regex or prose (first fit wins), and that reading shows in the tags and the order: stages fused by
  * reciprocal rank (k = 60, ×1.5 for a definition, ×1.25 when a path word starts with a query word), hits merged
  * per line with one tag per kind in TAG_ORDER. Fused scores are worked by hand below.

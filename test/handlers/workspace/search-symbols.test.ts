@@ -1,5 +1,5 @@
 /**
- * `def`, `refs`, `sym`, `ast` and `context` (../shared/seeds/001-search.md "Modes"), with expectations written
+ * `def`, `refs`, `sym`, `ast` and `context` (docs/intentic-search.md#modes), with expectations written
  * from the spec. The parsers are the daemon's own (tree-sitter WASM, in process), over both file backends.
  *
  * Choices the spec leaves open, assumed here :

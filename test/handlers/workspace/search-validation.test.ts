@@ -1,5 +1,5 @@
 /**
- * `GET /workspace/search`: what the wire accepts (../shared/seeds/001-search.md "Query"), through Intentic's
+ * `GET /workspace/search`: what the wire accepts (docs/intentic-search.md#query), through Intentic's
  * client. Invalid input is BAD_REQUEST (400) in oRPC's error body, before any work; unknown parameters are
  * ignored; a cursor the server could not have issued for this query is BAD_REQUEST too (ours).
  */

@@ -1,6 +1,6 @@
 /**
  * `POST /workspace/sync` (Intentic) through Intentic's client, over real repositories cloned from a local bare
- * remote: each status of seeds/002-git.md's table, and a repo left exactly as it was whenever it is not
+ * remote: each status of docs/intentic.md#sync's table, and a repo left exactly as it was whenever it is not
  * fast-forwarded.
  */
 import { execFileSync } from 'node:child_process';

@@ -1,5 +1,5 @@
 /**
- * `extract_zip {zipContent, destDir}` (seed 002) → every extracted path, absolute. The archive arrives as
+ * `extract_zip {zipContent, destDir}` (docs/noide-protocol.md#extract_zip) → every extracted path, absolute. The archive arrives as
  * base64 in the frame (strict: a malformed one is `Invalid base64: …`, never a quietly different archive);
  * the destination resolves inside the workspace like any path; core/archive does the rest, all or nothing.
  */

@@ -1,7 +1,7 @@
 import type { RpcCommand } from '../../command.ts';
 import { extractZipCommand } from './extract-zip.ts';
 
-/** The protocol's archive commands (seed 002: listed with the file commands, kept apart as their own engine). */
+/** The protocol's archive commands (docs/noide-protocol.md#extract_zip: listed with the file commands, kept apart as their own engine). */
 export const archiveCommands: Record<string, RpcCommand> = {
   extract_zip: extractZipCommand,
 };

@@ -1,5 +1,5 @@
 /**
- * The protocol's file-system commands (seeds/README.md §002), one row each. They reuse the core the HTTP
+ * The protocol's file-system commands (docs/noide-protocol.md#file-commands), one row each. They reuse the core the HTTP
  * dialects use: containment (ctx.resolve / the view), atomic writes (FileSystem.write), core/tree-ops for
  * move, copy and delete, core/listing for the walks and core/content-search for `search_in_files`.
  */

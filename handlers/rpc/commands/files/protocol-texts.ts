@@ -1,5 +1,5 @@
 /**
- * The error texts the NoIDE frontend shows, verbatim (seeds/README.md §002). They are protocol strings, not
+ * The error texts the NoIDE frontend shows, verbatim (docs/noide-protocol.md#errors). They are protocol strings, not
  * messages to improve: the UI may match on them. Thrown as `RpcError`; every other failure carries the
  * core's own clear message.
  */

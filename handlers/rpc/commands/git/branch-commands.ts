@@ -1,5 +1,5 @@
 /**
- * `/ws` rows over branches (seeds/002-git.md): git_branch_list, git_checkout_branch, git_merge, git_merge_abort.
+ * `/ws` rows over branches (docs/noide-protocol.md#git-commands): git_branch_list, git_checkout_branch, git_merge, git_merge_abort.
  */
 import { z } from 'zod';
 import { branchList, checkoutBranch, merge, mergeAbort } from '../../../../core/git/branch-ops.ts';

@@ -1,5 +1,5 @@
 /**
- * `/ws` rows for file text and diffs (seeds/002-git.md): get_git_diff, get_git_staged_diff, get_git_head_file,
+ * `/ws` rows for file text and diffs (docs/noide-protocol.md#git-commands): get_git_diff, get_git_staged_diff, get_git_head_file,
  * git_show_index, git_commit_diff. Arguments are checked first (path, then file / commit), then the repo is found.
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * `/ws` rows that make or unmake commits and stashes, and talk to remotes (seeds/002-git.md): git_commit,
+ * `/ws` rows that make or unmake commits and stashes, and talk to remotes (docs/noide-protocol.md#git-commands): git_commit,
  * git_undo_commit, git_revert, git_stash, git_stash_pop, git_push, git_fetch, git_pull.
  */
 import { z } from 'zod';

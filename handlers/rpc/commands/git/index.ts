@@ -1,5 +1,5 @@
 /**
- * The protocol's 28 git commands (seed 002, seeds/002-git.md), over the GitRunner: here the ones that read the repo's
+ * The protocol's 28 git commands (docs/noide-protocol.md#git-commands), over the GitRunner: here the ones that read the repo's
  * state — get_git_status, git_log, git_stash_list — and git_init; the others by family in the files beside this one,
  * their git semantics in core/git/*-ops.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * Where a git command runs (seeds/002-git.md "Arguments", `path`): the repo holding `path` — the repo's folder or
+ * Where a git command runs (docs/noide-protocol.md#git): the repo holding `path` — the repo's folder or
  * one inside it, root-relative or absolute, contained by real path — at its top level (`rev-parse
  * --show-toplevel`), so every command sees paths as status prints them.
  */

@@ -1,5 +1,5 @@
 /**
- * `/ws` rows that move changes between the working tree and the index (seeds/002-git.md): git_add,
+ * `/ws` rows that move changes between the working tree and the index (docs/noide-protocol.md#git-commands): git_add,
  * git_stage_all, git_unstage, git_unstage_all, git_discard, git_discard_all, git_resolve_conflict.
  */
 import { z } from 'zod';

@@ -6,7 +6,7 @@ import { ptyResize } from './resize.ts';
 import { ptySpawn } from './spawn.ts';
 import { ptyWrite } from './write.ts';
 
-/** The protocol's terminal commands (seed 002, plus `pty_attach` / `pty_detach` of its newer version). */
+/** The protocol's terminal commands (docs/noide-protocol.md#terminals, plus `pty_attach` / `pty_detach` of its newer version). */
 export const ptyCommands: Record<string, RpcCommand> = {
   pty_spawn: ptySpawn,
   pty_write: ptyWrite,

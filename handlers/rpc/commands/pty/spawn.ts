@@ -6,7 +6,7 @@ import { defineCommand, RpcError } from '../../command.ts';
 import { attachToSocket, terminalsOf } from './socket-terminals.ts';
 
 /**
- * `pty_spawn {sessionId, shell?, cwd?, cols?=80, rows?=24}` → `{id, pid}` (seed 002): a named session of the
+ * `pty_spawn {sessionId, shell?, cwd?, cols?=80, rows?=24}` → `{id, pid}` (docs/noide-protocol.md#terminals): a named session of the
  * manager, attached to this socket from its first byte. A running session of that id is `Session <id> already
  * exists` (reconnect with `pty_attach`); an exited one is replaced.
  */

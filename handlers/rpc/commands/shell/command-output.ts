@@ -3,7 +3,7 @@ import { lastCharacterEnd } from '../../../../core/text/utf8.ts';
 /** Command output is whatever bytes a program wrote: decoded lossily (U+FFFD per bad sequence), byte order mark kept. */
 const lossyDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
-/** Marks output cut at the cap (seeds/README.md §002). */
+/** Marks output cut at the cap (docs/noide-protocol.md#run_command). */
 export const TRUNCATION_MARK = '\n[output truncated]';
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The protocol's shell commands (seed 002, seeds/README.md §002): `run_command` runs one command through the
+ * The protocol's shell commands (docs/noide-protocol.md#run_command): `run_command` runs one command through the
  * shell in the workspace root; `get_cwd` names the root, the folder the UI's absolute paths start from.
  */
 import { z } from 'zod';
