@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, readlink, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ParcelWatcherAdapter, type ParcelWatcherOptions } from '../../../adapters/watcher/parcel-watcher-adapter.ts';
 import type { WatchHandle, WatcherEvent } from '../../../adapters/watcher/watcher-adapter.ts';
+import { inotifyWatches } from '../../support/inotify-watches.ts';
 
 const run = promisify(execFile);
 /** Runs a shell command in `cwd`: the writes come from another process, as an editor's or git's would. */
@@ -22,17 +23,6 @@ interface Watching {
   seen(path: string): Promise<void>;
   /** Resolves once an error was reported. */
   failed(): Promise<Error>;
-}
-
-async function inotifyWatches(): Promise<number> {
-  let count = 0;
-  for (const fd of await readdir('/proc/self/fd')) {
-    const target = await readlink(`/proc/self/fd/${fd}`).catch(() => '');
-    if (target !== 'anon_inode:inotify') continue;
-    const info = await readFile(`/proc/self/fdinfo/${fd}`, 'utf8').catch(() => '');
-    count += info.split('\n').filter((line) => line.startsWith('inotify wd:')).length;
-  }
-  return count;
 }
 
 describe('ParcelWatcherAdapter (real files, shell writes)', () => {
