@@ -105,6 +105,20 @@ describe('ParcelWatcherAdapter (real files, shell writes)', () => {
     expect(paths(w).filter((path) => /\/(\.git|node_modules|\.agents)(\/|$)/.test(path))).toEqual([]);
   });
 
+  it('update() watches with new ignored paths: a re-included folder is watched, a newly ignored one is not', async () => {
+    await sh(root, 'mkdir -p build/a/b logs/x src');
+    const w = await watch({}, [join(root, 'build')]);
+    expect(await inotifyWatches()).toBe(4); // the root, logs/, logs/x/, src/
+    await w.handle.update!({ ignoreNames: ['.git', 'node_modules'], ignorePaths: [join(root, 'logs')] });
+    expect(await inotifyWatches()).toBe(5); // the root, build/, build/a/, build/a/b/, src/
+    await sh(root, 'echo l > logs/x/l.log && echo b > build/a/b/b.js');
+    await w.seen(join(root, 'build/a/b/b.js'));
+    await sh(root, 'echo marker > src/marker.txt');
+    await w.seen(join(root, 'src/marker.txt'));
+    expect(paths(w).filter((path) => path.includes('/logs/'))).toEqual([]);
+    expect(w.errors).toEqual([]);
+  });
+
   it('reports what lands inside folders made at once (mkdir -p), and watches them from then on', async () => {
     const w = await watch();
     // A race parcel alone often loses (parcel-bundler/watcher#97): it watches a folder only once it hears of
