@@ -44,17 +44,34 @@ export class ParcelWatcherAdapter implements WatcherAdapter {
       maxCrawl: this.options.maxCrawlEntries ?? 10_000,
     });
     await session.start();
-    return { close: () => session.close() };
+    return { close: () => session.close(), update: (next) => session.update(next) };
   }
 }
 
 const NAME_WITH_GLOB_CHARACTERS = /[*?[\]{}()!\\/]/;
+/** What parcel's `is-glob` may take for a glob: a path with any of these is not handed to parcel (see `parcelIgnore`). */
+const PATH_WITH_GLOB_CHARACTERS = /[*?[\]{}()!+@|\\]/;
+
+/**
+ * parcel's `ignore` list: names as globs to match at any depth (parcel takes a plain string as a path relative
+ * to the watched folder), absolute paths as paths (a prefix match on the folder). A path that parcel would read
+ * as a glob (`build (old)`) is left out: that folder is watched, and the adapter still drops its events.
+ */
+function parcelIgnore(options: WatchOptions): { ignore: string[] } {
+  for (const name of options.ignoreNames) {
+    if (name === '' || NAME_WITH_GLOB_CHARACTERS.test(name)) throw new Error(`not a plain folder name: ${JSON.stringify(name)}`);
+  }
+  const paths = options.ignorePaths.filter((path) => !PATH_WITH_GLOB_CHARACTERS.test(path));
+  return { ignore: [...options.ignoreNames.map((name) => `**/${name}`), ...paths] };
+}
 
 class WatchSession {
   private rootSubscription: AsyncSubscription | undefined;
   private readonly nested = new Map<string, Promise<AsyncSubscription | undefined>>();
-  private readonly parcelOptions: { ignore: string[] };
-  private readonly ignoredNames: ReadonlySet<string>;
+  private parcelOptions: { ignore: string[] };
+  private ignoredNames: ReadonlySet<string>;
+  /** The last `update` (updates run one at a time). */
+  private updating: Promise<void> = Promise.resolve();
   /** Work started from callbacks (inspections, re-subscriptions) that `close` waits for. */
   private readonly inflight = new Set<Promise<unknown>>();
   private restarting = false;
@@ -63,20 +80,36 @@ class WatchSession {
   constructor(
     private readonly root: string,
     private readonly listener: WatchListener,
-    private readonly options: WatchOptions,
+    private options: WatchOptions,
     private readonly limits: { maxNested: number; maxCrawl: number },
   ) {
-    for (const name of options.ignoreNames) {
-      if (name === '' || NAME_WITH_GLOB_CHARACTERS.test(name)) throw new Error(`not a plain folder name: ${JSON.stringify(name)}`);
-    }
+    this.parcelOptions = parcelIgnore(options);
     this.ignoredNames = new Set(options.ignoreNames);
-    // parcel takes a plain string as a path relative to the watched folder, so names go in as globs to match
-    // at any depth; absolute paths stay paths (a prefix match on the folder).
-    this.parcelOptions = { ignore: [...options.ignoreNames.map((name) => `**/${name}`), ...options.ignorePaths] };
   }
 
   async start(): Promise<void> {
     this.rootSubscription = await this.subscribe(this.root);
+  }
+
+  /**
+   * New ignore options: every subscription goes, then the root is subscribed afresh with them. In that order
+   * for the reason `resubscribeRoot` gives (parcel would reuse its old folder tree, which never held the
+   * folders ignored until now), so events in between are missed: the caller resyncs.
+   */
+  update(options: WatchOptions): Promise<void> {
+    const parcelOptions = parcelIgnore(options); // a bad name throws here, before anything changes
+    const run = this.updating.then(async () => {
+      if (this.closed) return;
+      this.options = options;
+      this.parcelOptions = parcelOptions;
+      this.ignoredNames = new Set(options.ignoreNames);
+      await this.resubscribeRoot(false);
+    });
+    const settled = run.catch(() => {});
+    this.updating = settled;
+    this.inflight.add(settled); // `close` waits for it
+    void settled.finally(() => this.inflight.delete(settled));
+    return run;
   }
 
   async close(): Promise<void> {
@@ -154,7 +187,7 @@ class WatchSession {
    * folder for as long as a subscription uses it, so subscribing the root while the old subscription lives
    * would reuse the old, incomplete tree instead of crawling. Events in between are missed: hence the resync.
    */
-  private async resubscribeRoot(): Promise<void> {
+  private async resubscribeRoot(tell = true): Promise<void> {
     this.restarting = true;
     try {
       const old = [this.rootSubscription, ...(await Promise.all(this.nested.values()))];
@@ -165,7 +198,7 @@ class WatchSession {
     } finally {
       this.restarting = false;
     }
-    if (!this.closed) this.listener.onError(new Error('watches rebuilt after many new folders: resync'));
+    if (tell && !this.closed) this.listener.onError(new Error('watches rebuilt after many new folders: resync'));
   }
 
   private dropNestedUnder(path: string): void {

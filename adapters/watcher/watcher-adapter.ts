@@ -32,6 +32,12 @@ export interface WatchListener {
 export interface WatchHandle {
   /** Removes every watch; no event is delivered once this resolves. */
   close(): Promise<void>;
+  /**
+   * Watches with new ignore options from now on (a `.gitignore` edit re-included a folder), once this
+   * resolves. Changes while the watches are rebuilt may be missed: the caller has its consumers resync.
+   * Optional: a watcher without it keeps its first options.
+   */
+  update?(options: WatchOptions): Promise<void>;
 }
 
 export interface WatcherAdapter {

@@ -8,16 +8,24 @@
  * pending than `maxPending` (a checkout of a large branch) are not stat'ed one by one at all: subscribers are
  * told to resync instead, which is what they would get from their own queue bound anyway.
  *
- * Ignored paths: the watcher does not enter the ignored folder names and paths; the `.gitignore` rules
- * (core/ignore), when given, filter what it reports, and a changed `.gitignore` refreshes them. The stat goes
+ * Ignored paths: the watcher does not enter the ignored folder names and paths, nor (by default) the folders
+ * the workspace's ignore rules exclude (core/ignore/ignored-folders.ts: `build/`, a nested `.gitignore`'s
+ * `out/`), so they cost no kernel watch. That list is found by a walk at start and found again below a
+ * `.gitignore` the watcher sees change; when it changed the watcher is re-subscribed with it, and when a folder
+ * left it (now tracked, unseen until now) subscribers are told to resync. A folder the rules ignore that
+ * appears later (a fresh `dist/`) is watched until the next such re-subscription: the change streams filter
+ * what it reports (./ignored-changes.ts). The `.gitignore` rules, when `gitignore` is on, also filter what
+ * this source publishes (off in the daemon: in-process consumers such as the search file list follow ignored
+ * files; the streams clients read filter them). The stat goes
  * through the FileSystem, so the version is the same one the API's own reads and writes report, and the
  * feed's duplicate suppression drops the watcher's echo of an API write.
  */
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
 import { isFsError } from '../../adapters/fs/fs-error.ts';
-import { isInside, relativeTo } from '../../adapters/fs/posix-path.ts';
-import type { WatcherAdapter, WatcherEvent } from '../../adapters/watcher/watcher-adapter.ts';
+import { isInside, join, relativeTo } from '../../adapters/fs/posix-path.ts';
+import type { WatchHandle, WatcherAdapter, WatcherEvent } from '../../adapters/watcher/watcher-adapter.ts';
 import { createIgnoreRules, staleRulesFolder, type IgnoreRules } from '../ignore/ignore-rules.ts';
+import { DEFAULT_MAX_IGNORED_FOLDERS, findIgnoredFolders } from '../ignore/ignored-folders.ts';
 import { STORE_FOLDERS } from '../ignore/package-stores.ts';
 import type { Change, ChangeSink, ChangeSource } from './change-feed.ts';
 
@@ -40,6 +48,10 @@ export interface WatcherSourceOptions {
   ignorePaths?: () => Promise<readonly string[]>;
   /** Filter reported paths by the workspace's `.gitignore` rules (default true). */
   gitignore?: boolean;
+  /** Keep the watcher out of the folders the ignore rules exclude (default true). */
+  skipIgnoredFolders?: boolean;
+  /** Quiet time after a `.gitignore` changed before the ignored folders are found again (200 ms). */
+  rulesDebounceMs?: number;
   /** Distinct paths waiting for their stat beyond which subscribers are told to resync instead (10 000). */
   maxPending?: number;
   /** How many stats run at once (16). */
@@ -58,6 +70,13 @@ export function watcherSource(options: WatcherSourceOptions): ChangeSource {
       const pending = new Set<string>();
       let draining: Promise<void> | undefined;
       let stopped = false;
+      const ignoreNames = options.ignoreNames ?? DEFAULT_IGNORED_FOLDER_NAMES;
+      const ignorePaths = (await options.ignorePaths?.()) ?? [];
+      const folders =
+        options.skipIgnoredFolders === false
+          ? undefined
+          : new IgnoredFolderWatch(options.fs, root, { ignoreNames, ignorePaths, debounceMs: options.rulesDebounceMs ?? 200 });
+      await folders?.find();
 
       const drain = async () => {
         while (pending.size > 0 && !stopped) {
@@ -77,6 +96,7 @@ export function watcherSource(options: WatcherSourceOptions): ChangeSource {
           if (!isInside(root, event.path)) continue;
           pending.add(event.path);
           forgetStaleRules(rules, root, event.path); // before any stat that the changed rules decide
+          folders?.notice(event.path);
         }
         if (pending.size > maxPending) {
           pending.clear();
@@ -99,13 +119,12 @@ export function watcherSource(options: WatcherSourceOptions): ChangeSource {
             options.onError?.(error);
           },
         },
-        {
-          ignoreNames: options.ignoreNames ?? DEFAULT_IGNORED_FOLDER_NAMES,
-          ignorePaths: (await options.ignorePaths?.()) ?? [],
-        },
+        { ignoreNames, ignorePaths: [...ignorePaths, ...(folders?.current ?? [])] },
       );
+      folders?.attach(handle, () => sink.resync(), (error) => options.onError?.(error));
       return async () => {
         stopped = true;
+        await folders?.stop();
         await handle.close();
         await draining;
       };
@@ -141,4 +160,89 @@ async function stateOf(fs: FileSystem, rules: IgnoreRules | undefined, root: str
     }
   }
   return change;
+}
+
+/**
+ * The folders the ignore rules exclude, kept for the watcher's ignore list: found at start, found again below
+ * the folder of a changed `.gitignore` (after a quiet moment), and handed to the watcher when they changed.
+ */
+class IgnoredFolderWatch {
+  /** Absolute ignored folders, as the watcher was last told. */
+  current: string[] = [];
+  private rules: IgnoreRules;
+  private handle: WatchHandle | undefined;
+  private resync: () => void = () => {};
+  private report: (error: Error) => void = () => {};
+  /** Root-relative folders whose `.gitignore` changed since the last round. */
+  private readonly stale = new Set<string>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private running: Promise<void> = Promise.resolve();
+  private stopped = false;
+
+  constructor(
+    private readonly fs: FileSystem,
+    private readonly root: string,
+    private readonly options: { ignoreNames: readonly string[]; ignorePaths: readonly string[]; debounceMs: number },
+  ) {
+    this.rules = createIgnoreRules(fs, root);
+  }
+
+  /** The first walk (before the watcher starts, so it never enters them). */
+  async find(): Promise<void> {
+    this.current = await this.walk('');
+  }
+
+  attach(handle: WatchHandle, resync: () => void, report: (error: Error) => void): void {
+    this.handle = handle;
+    this.resync = resync;
+    this.report = report;
+  }
+
+  /** A path the watcher reported: a changed `.gitignore` schedules a new round for its folder. */
+  notice(path: string): void {
+    if (this.stopped || path === this.root || !this.handle?.update) return;
+    const folder = staleRulesFolder(relativeTo(this.root, path));
+    if (folder === undefined) return;
+    this.rules.forget(folder);
+    this.stale.add(folder);
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.running = this.running.then(() => this.round()).catch((error: unknown) => this.report(error as Error));
+    }, this.options.debounceMs);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  private walk(under: string): Promise<string[]> {
+    return findIgnoredFolders(this.fs, this.root, this.rules, {
+      under,
+      skipNames: new Set(this.options.ignoreNames),
+      skipPaths: this.options.ignorePaths,
+    }).then((found) => found.folders);
+  }
+
+  private async round(): Promise<void> {
+    if (this.stopped) return;
+    const under = [...this.stale];
+    this.stale.clear();
+    // A folder's rules rule over what is below it alone: only there can the list change.
+    const found = new Set(this.current.filter((path) => !under.some((rel) => isInside(this.absolute(rel), path))));
+    for (const rel of under) for (const path of await this.walk(rel)) found.add(path);
+    const next = [...found].slice(0, DEFAULT_MAX_IGNORED_FOLDERS);
+    // Only a folder no longer ignored needs the watcher rebuilt (it was never watched, and changes during the
+    // rebuild are missed, hence the resync, which also covers what it holds now, news nobody was told). A
+    // folder newly ignored stays watched until then: the streams filter it.
+    if (this.stopped || !this.current.some((path) => !found.has(path))) return;
+    await this.handle!.update!({ ignoreNames: this.options.ignoreNames, ignorePaths: [...this.options.ignorePaths, ...next] });
+    this.current = next;
+    if (!this.stopped) this.resync();
+  }
+
+  private absolute(rel: string): string {
+    return rel === '' ? this.root : join(this.root, rel);
+  }
 }

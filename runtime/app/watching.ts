@@ -25,8 +25,9 @@ export function startWatching(watcher: WatcherAdapter, files: FilesPart, changes
     // The agents folder is not the shared tree (its copies report through the API's own writes).
     ignorePaths: files.excluded,
     onError: (error) => console.error(`workspace-api: the file watcher may have missed changes: ${error.message}`),
-    // Gitignored files are reported too: search's `includeIgnored` and the file list follow them, and the API's
-    // own writes to them are reported anyway. Installed packages stay unwatched (the default ignored names).
+    // Not filtered here: in-process consumers (the search file list flags ignored files) subscribe to the feed
+    // itself; the streams clients read leave ignored paths out (core/changes/view-subscription.ts). The watcher
+    // still never enters ignored folders: package stores by name, `.gitignore`d ones by the walk it starts with.
     gitignore: false,
   });
   changes.attachSource(observedSource(source, (change) => gitState.notice(change))).catch((error: unknown) => {

@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, readlink, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ParcelWatcherAdapter, type ParcelWatcherOptions } from '../../../adapters/watcher/parcel-watcher-adapter.ts';
 import type { WatchHandle, WatcherEvent } from '../../../adapters/watcher/watcher-adapter.ts';
+import { inotifyWatches } from '../../support/inotify-watches.ts';
 
 const run = promisify(execFile);
 /** Runs a shell command in `cwd`: the writes come from another process, as an editor's or git's would. */
@@ -22,17 +23,6 @@ interface Watching {
   seen(path: string): Promise<void>;
   /** Resolves once an error was reported. */
   failed(): Promise<Error>;
-}
-
-async function inotifyWatches(): Promise<number> {
-  let count = 0;
-  for (const fd of await readdir('/proc/self/fd')) {
-    const target = await readlink(`/proc/self/fd/${fd}`).catch(() => '');
-    if (target !== 'anon_inode:inotify') continue;
-    const info = await readFile(`/proc/self/fdinfo/${fd}`, 'utf8').catch(() => '');
-    count += info.split('\n').filter((line) => line.startsWith('inotify wd:')).length;
-  }
-  return count;
 }
 
 describe('ParcelWatcherAdapter (real files, shell writes)', () => {
@@ -113,6 +103,20 @@ describe('ParcelWatcherAdapter (real files, shell writes)', () => {
     await sh(root, 'echo a > .git/objects/aa/obj && echo b > node_modules/pkg/lib/x.js && echo c > .agents/one/f && mkdir node_modules/new && echo marker > src/marker.txt');
     await w.seen(join(root, 'src', 'marker.txt'));
     expect(paths(w).filter((path) => /\/(\.git|node_modules|\.agents)(\/|$)/.test(path))).toEqual([]);
+  });
+
+  it('update() watches with new ignored paths: a re-included folder is watched, a newly ignored one is not', async () => {
+    await sh(root, 'mkdir -p build/a/b logs/x src');
+    const w = await watch({}, [join(root, 'build')]);
+    expect(await inotifyWatches()).toBe(4); // the root, logs/, logs/x/, src/
+    await w.handle.update!({ ignoreNames: ['.git', 'node_modules'], ignorePaths: [join(root, 'logs')] });
+    expect(await inotifyWatches()).toBe(5); // the root, build/, build/a/, build/a/b/, src/
+    await sh(root, 'echo l > logs/x/l.log && echo b > build/a/b/b.js');
+    await w.seen(join(root, 'build/a/b/b.js'));
+    await sh(root, 'echo marker > src/marker.txt');
+    await w.seen(join(root, 'src/marker.txt'));
+    expect(paths(w).filter((path) => path.includes('/logs/'))).toEqual([]);
+    expect(w.errors).toEqual([]);
   });
 
   it('reports what lands inside folders made at once (mkdir -p), and watches them from then on', async () => {

@@ -9,9 +9,9 @@ const present = (absolutePath: string, version: string): Change => ({ absolutePa
 const change = (c: Change): FeedFrame => ({ kind: 'change', change: c });
 
 /** A hand-made view of /ws; `mapChange` as given (left out: every change as it is). */
-function viewOf(mapChange?: WorkspaceView['mapChange']): WorkspaceView {
+function viewOf(mapChange?: WorkspaceView['mapChange'], fs = new MemoryFileSystem()): WorkspaceView {
   return {
-    fs: new MemoryFileSystem(),
+    fs,
     root: '/ws',
     agent: undefined,
     resolve: async (path) => `/ws/${path}`,
@@ -57,5 +57,80 @@ describe('subscribeInView', () => {
     expect(seen).toEqual([{ kind: 'ready' }, change(present('/ws/a', '1'))]);
     expect(feed.subscriberCount).toBe(0);
     expect(await subscription.next()).toEqual({ done: true, value: undefined });
+  });
+
+  describe('leaves out what tooling ignores', () => {
+    const files = () =>
+      new MemoryFileSystem({
+        '/ws/.gitignore': 'build/\n',
+        '/ws/pkg/.gitignore': 'out/\n',
+        '/ws/build/old.js': 'o',
+        '/ws/pkg/out/gen.js': 'g',
+        '/ws/logs/app.log': 'l',
+        '/ws/a.txt': 'a',
+      });
+    /** Publishes each path present (version '1'), then `/ws/marker`; returns the paths of the frames up to the marker. */
+    async function framesFor(subscription: ReturnType<typeof subscribeInView>, feed: ReturnType<typeof createChangeFeed>, paths: string[]) {
+      for (const path of paths) feed.publish(present(path, String(Math.random())));
+      feed.publish(present('/ws/marker', String(Math.random())));
+      const seen: string[] = [];
+      for (;;) {
+        const frame = (await subscription.next()).value!;
+        if (frame.kind === 'ready') continue;
+        const path = frame.kind === 'change' ? frame.change.absolutePath : frame.kind;
+        if (path === '/ws/marker') return seen;
+        seen.push(path);
+      }
+    }
+
+    it('by default: .git internals, package stores, .gitignored and nested-.gitignored folders; a repo\'s .git entry stays', async () => {
+      const feed = createChangeFeed();
+      const subscription = subscribeInView(feed, viewOf(undefined, files()));
+      expect(
+        await framesFor(subscription, feed, [
+          '/ws/node_modules/x/y.js',
+          '/ws/.pnpm-store/v3/blob',
+          '/ws/.git/objects/ab/cd',
+          '/ws/.git',
+          '/ws/vendor/lib/.git',
+          '/ws/build/new.js',
+          '/ws/build',
+          '/ws/pkg/out/gen.js',
+          '/ws/pkg/src.ts',
+          '/ws/a.txt',
+        ]),
+      ).toEqual(['/ws/.git', '/ws/vendor/lib/.git', '/ws/pkg/src.ts', '/ws/a.txt']);
+    });
+
+    it('a .gitignore change takes effect from the next change on; a resync forgets every rule', async () => {
+      const fs = files();
+      const feed = createChangeFeed();
+      const subscription = subscribeInView(feed, viewOf(undefined, fs));
+      expect(await framesFor(subscription, feed, ['/ws/logs/app.log', '/ws/build/x.js', '/ws/pkg/out/gen.js'])).toEqual(['/ws/logs/app.log']);
+      await fs.write('/ws/.gitignore', 'logs/\n');
+      expect(await framesFor(subscription, feed, ['/ws/.gitignore', '/ws/logs/app.log', '/ws/build/x.js'])).toEqual([
+        '/ws/.gitignore',
+        '/ws/build/x.js',
+      ]);
+      await fs.write('/ws/pkg/.gitignore', ''); // unseen: no change published for it, its old rules still cached
+      expect(await framesFor(subscription, feed, ['/ws/pkg/out/gen.js'])).toEqual([]);
+      feed.resync();
+      expect(await framesFor(subscription, feed, ['/ws/pkg/out/gen.js'])).toEqual(['resync', '/ws/pkg/out/gen.js']);
+    });
+
+    it('with includeIgnored, everything the view sees', async () => {
+      const feed = createChangeFeed();
+      const subscription = subscribeInView(feed, viewOf(undefined, files()), { includeIgnored: true });
+      const paths = ['/ws/node_modules/x/y.js', '/ws/.git/objects/ab/cd', '/ws/build/new.js', '/ws/pkg/out/gen.js'];
+      expect(await framesFor(subscription, feed, paths)).toEqual(paths);
+    });
+
+    it('judges a change where the view shows it (an agent\'s copy lives in an excluded folder)', async () => {
+      const fs = new MemoryFileSystem({ '/ws/.gitignore': '.agents/\nbuild/\n' });
+      const feed = createChangeFeed();
+      const view = viewOf(async (c) => ({ ...c, absolutePath: c.absolutePath.replace('/ws/.agents/a1/', '/ws/') }), fs);
+      const subscription = subscribeInView(feed, view);
+      expect(await framesFor(subscription, feed, ['/ws/.agents/a1/notes.txt', '/ws/.agents/a1/build/x.js'])).toEqual(['/ws/notes.txt']);
+    });
   });
 });

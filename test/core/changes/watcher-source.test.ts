@@ -15,11 +15,19 @@ class ScriptedWatcher implements WatcherAdapter {
   options: WatchOptions | undefined;
   watchedRoot: string | undefined;
   closed = 0;
+  /** The options of each `update`, in order. */
+  updates: WatchOptions[] = [];
   async watch(root: string, listener: WatchListener, options: WatchOptions) {
     this.watchedRoot = root;
     this.listener = listener;
     this.options = options;
-    return { close: async () => void this.closed++ };
+    return {
+      close: async () => void this.closed++,
+      update: async (next: WatchOptions) => {
+        this.updates.push(next);
+        this.options = next;
+      },
+    };
   }
   emit(...paths: string[]) {
     this.listener!.onEvents(paths.map((path): WatcherEvent => ({ path, kind: 'update' })));
@@ -115,6 +123,7 @@ describe('watcherSource', () => {
   it('more distinct paths waiting than maxPending: one resync instead of the stats', async () => {
     const { fs, counts } = countingStats(new MemoryFileSystem({ '/ws/a': 'a' }));
     const { watcher, sink } = await start(fs, { maxPending: 10 });
+    counts.clear(); // the start's walk for ignored folders reads the rules files
     watcher.emit(...Array.from({ length: 11 }, (_, i) => `/ws/f${i}`));
     await settled();
     expect(sink.resyncs).toBe(1);
@@ -162,5 +171,56 @@ describe('watcherSource', () => {
     await settled();
     expect(sink.changes).toEqual([]);
     expect(sink.resyncs).toBe(0);
+  });
+
+  describe('folders the ignore rules exclude', () => {
+    const files = () =>
+      new MemoryFileSystem({
+        '/ws/.gitignore': 'build/\nlogs/\n',
+        '/ws/build/out.js': 'o',
+        '/ws/logs/a.log': 'l',
+        '/ws/pkg/.gitignore': 'out/\n',
+        '/ws/pkg/out/gen.js': 'g',
+        '/ws/node_modules/x/index.js': 'x',
+        '/ws/.agents/a1/build/y.js': 'y',
+      });
+    /** Resolves once the source has listed `path` (a round's walk), and its work after that has settled. */
+    const listed = (fs: FileSystem, path: string) =>
+      new Promise<void>((resolve) => {
+        const readdir = fs.readdir.bind(fs);
+        fs.readdir = async (at, options) => {
+          const entries = await readdir(at, options);
+          if (at === path) void settled().then(resolve);
+          return entries;
+        };
+      });
+
+    it('are not watched: found at start and passed with the ignored paths', async () => {
+      const { watcher } = await start(files(), { ignorePaths: async () => ['/ws/.agents'] });
+      expect([...watcher.options!.ignorePaths].sort()).toEqual(['/ws/.agents', '/ws/build', '/ws/logs', '/ws/pkg/out']);
+    });
+
+    it('a .gitignore edit that re-includes one re-subscribes without it and resyncs; one that only adds does not', async () => {
+      const fs = files();
+      const { watcher, sink } = await start(fs, { rulesDebounceMs: 0 });
+      await fs.write('/ws/pkg/.gitignore', 'out/\ntmp/\n');
+      await fs.mkdir('/ws/pkg/tmp');
+      const pkgListed = listed(fs, '/ws/pkg');
+      watcher.emit('/ws/pkg/.gitignore');
+      await pkgListed;
+      expect(watcher.updates).toEqual([]); // pkg/tmp stays watched (the streams filter it) until a rebuild
+      expect(sink.resyncs).toBe(0);
+      await fs.write('/ws/.gitignore', 'logs/\n');
+      const rootListed = listed(fs, '/ws');
+      watcher.emit('/ws/.gitignore');
+      await rootListed;
+      expect(watcher.updates.map((update) => [...update.ignorePaths].sort())).toEqual([['/ws/logs', '/ws/pkg/out', '/ws/pkg/tmp']]);
+      expect(sink.resyncs).toBe(1);
+    });
+
+    it('with skipIgnoredFolders off, only the given paths', async () => {
+      const { watcher } = await start(files(), { skipIgnoredFolders: false, ignorePaths: async () => ['/ws/.agents'] });
+      expect(watcher.options!.ignorePaths).toEqual(['/ws/.agents']);
+    });
   });
 });

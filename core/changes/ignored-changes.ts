@@ -1,0 +1,61 @@
+/**
+ * Which changes a change stream leaves out by default: those at or below what tooling ignores — `.git`
+ * internals, `node_modules` and the other package stores, virtualenvs, and what the `.gitignore` files (every
+ * level) and `.git/info/exclude` exclude; the same rules `/workspace/tree` marks `ignored: true` with
+ * (core/ignore). Whoever wrote it — the API, a shell, an editor — a write there is not news to a client
+ * following the workspace's own files (docs/workspace-files.md#changes).
+ *
+ * Always kept: a repo's git entry itself (`<repo>/.git`), which is how git state is reported (one change per
+ * commit, checkout, …; core/changes/git-state-source.ts), wherever the repo is.
+ *
+ * Live: the changes a stream sees go through `notice` first, and a changed `.gitignore` (or `pyvenv.cfg`, or
+ * `.git/info/exclude`) drops the cached rules of its folder, so the next change is judged by the new rules.
+ */
+import type { FileSystem } from '../../adapters/fs/file-system.ts';
+import { isInside, relativeTo } from '../../adapters/fs/posix-path.ts';
+import { createIgnoreRules, staleRulesFolder, type IgnoreRules } from '../ignore/ignore-rules.ts';
+import type { Change } from './change-feed.ts';
+
+export interface IgnoredChanges {
+  /** Whether `change` is at or below an ignored path (false outside the root, and for a repo's `.git` entry). */
+  isIgnored(change: Change): Promise<boolean>;
+  /** Every change seen, before `isIgnored` is asked about later ones: a changed rules file takes effect. */
+  notice(change: Change): void;
+  /** Forgets every cached rule (after a resync, when rules files may have changed unseen). */
+  reset(): void;
+}
+
+export function ignoredChanges(fs: FileSystem, root: string): IgnoredChanges {
+  let rules: IgnoreRules = createIgnoreRules(fs, root);
+
+  async function isIgnored(change: Change): Promise<boolean> {
+    const path = change.absolutePath;
+    if (path === root || !isInside(root, path)) return false;
+    const relPath = relativeTo(root, path);
+    if (relPath === '.git' || relPath.endsWith('/.git')) return false;
+    try {
+      // Folders on the way are folders; only the entry's own kind is open. A directory-only pattern (`build/`)
+      // decides for a folder alone: a present entry is looked at, an absent one (`rm -r build`) counts as the
+      // folder it most likely was.
+      if (await rules.isIgnored(relPath, false)) return true;
+      if (!(await rules.isIgnored(relPath, true))) return false;
+      if ('absent' in change) return true;
+      return (await fs.stat(path)).type === 'dir'; // a link counts as what it points to, as the tree lists it
+    } catch {
+      return false; // rules or an entry that cannot be read hide nothing
+    }
+  }
+
+  return {
+    isIgnored,
+    notice(change) {
+      const path = change.absolutePath;
+      if (path === root || !isInside(root, path)) return;
+      const folder = staleRulesFolder(relativeTo(root, path));
+      if (folder !== undefined) rules.forget(folder);
+    },
+    reset() {
+      rules = createIgnoreRules(fs, root);
+    },
+  };
+}
