@@ -7,6 +7,7 @@
 import { isFsError } from '../../adapters/fs/fs-error.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
 import { toWorkspaceError, WorkspaceError } from '../../core/errors/workspace-error.ts';
+import { GitRunError } from '../../core/git/git-runner.ts';
 import type { ServerSocket } from '../../runtime/websocket.ts';
 import { clipped, RpcError, type RpcCommand, type RpcConnection } from './command.ts';
 import { eventFrame, parseFrame, PONG, replyError, replyOk } from './frames.ts';
@@ -126,6 +127,8 @@ const MAX_UNREAD_BYTES = 512 * 1024 * 1024;
 /** The error string for a failed command: ours verbatim, the core's message, never a stack. */
 function errorText(error: unknown, command: string): string {
   if (error instanceof RpcError) return error.message;
+  // Written for the client: `git status timed out after 120 s`, `Failed to run git: …`.
+  if (error instanceof GitRunError) return error.message;
   if (error instanceof WorkspaceError || isFsError(error)) return toWorkspaceError(error).message;
   console.error(`workspace-api: /ws command ${command} failed:`, error);
   return 'internal error';
