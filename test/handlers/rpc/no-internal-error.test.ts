@@ -3,7 +3,7 @@
  * file where a folder is expected (and a folder where a file is), a path under a file — over a real socket on a
  * real server: each answers a real message in the protocol's style, never the generic `internal error`.
  */
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rpcCommands } from '../../../handlers/rpc/command-table.ts';
@@ -21,6 +21,10 @@ const BAD_PATHS = {
   'under a file': 'plain.txt/sub',
   'a file in a repo': 'repo/tracked.txt',
   'under a file in a repo': 'repo/tracked.txt/sub',
+  'a link to itself': 'loop',
+  'under a link to itself': 'loop/sub',
+  'a name past 255 bytes': 'n'.repeat(300),
+  'a path past 4096 bytes': 'd/'.repeat(2100),
 } as const;
 
 const EMPTY_ZIP = Buffer.from([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)]).toString('base64');
@@ -84,10 +88,11 @@ let ws: TempWorkspace;
 
 /** Puts back what a successful call changed (a write, a move, a git_init), so every row meets the same tree. */
 async function resetTree(): Promise<void> {
-  for (const name of ['nope', 'renamed', 'copied', 'folder', 'plain.txt', 'movable.txt', 'repo/tracked.txt']) {
+  for (const name of ['nope', 'renamed', 'copied', 'folder', 'plain.txt', 'movable.txt', 'repo/tracked.txt', 'loop', 'd']) {
     await rm(join(ws.root, name), { recursive: true, force: true });
   }
   await mkdir(join(ws.root, 'folder'));
+  await symlink('loop', join(ws.root, 'loop'));
   await writeFile(join(ws.root, 'plain.txt'), 'x\n');
   await writeFile(join(ws.root, 'movable.txt'), 'm\n');
   await writeFile(join(ws.root, 'repo/tracked.txt'), 't\n');
@@ -95,9 +100,9 @@ async function resetTree(): Promise<void> {
 let server: NodeServer;
 let client: RpcClient;
 beforeAll(async () => {
-  ws = await tempWorkspace({ 'plain.txt': 'x\n', 'movable.txt': 'm\n', 'repo/tracked.txt': 't\n' });
-  await mkdir(join(ws.root, 'folder'));
+  ws = await tempWorkspace({ 'repo/tracked.txt': 't\n' });
   git(join(ws.root, 'repo'), 'init', '-q', '-b', 'main');
+  await resetTree();
   server = await startGitTestServer(ws.root);
   client = await RpcClient.connect(server);
 });
