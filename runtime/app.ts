@@ -35,6 +35,7 @@ import type { AuthConfig } from './auth.ts';
 import { defaultLimits, type Limits, type WorkspaceContext } from './context.ts';
 import { isOriginAllowedToAct, preflight, withCorsHeaders, type OriginPolicy } from './cors.ts';
 import { jsonResponse } from './errors/render.ts';
+import { withFetchBoundary } from './errors/fetch-boundary.ts';
 import { resolveInsideRoot } from '../core/paths/resolve-inside-root.ts';
 import { createRouter } from './routes.ts';
 import type { Upgrader } from './websocket.ts';
@@ -317,7 +318,7 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
       await jobs?.close(); // dev servers' whole trees first: the terminals' hang-up misses what left their sessions
       await Promise.all([search.close(), changes.close(), terminals?.closeAll(), options.processes?.killAll()]);
     },
-    async fetch(request, env = {}) {
+    fetch: withFetchBoundary(basePath, async (request: Request, env: RequestEnv = {}) => {
       if (request.method === 'OPTIONS') return preflight(request, policy);
       const isUpgrade = request.headers.get('upgrade')?.toLowerCase() === 'websocket';
       const acts = isUpgrade || (request.method !== 'GET' && request.method !== 'HEAD');
@@ -330,7 +331,7 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
       // Outside `basePath` no route matches at all (the catch-all lives under the base too).
       const response: Response = (await router.fetch(request, ctx)) ?? jsonResponse({ error: 'not found' }, 404);
       return withCorsHeaders(response, request, policy);
-    },
+    }),
   };
 }
 
