@@ -3,13 +3,14 @@ import { createChangeFeed } from '../core/changes/create-change-feed.ts';
 import type { GitStateSource } from '../core/changes/git-state-source.ts';
 import { createMediaTickets } from '../core/media/media-tickets.ts';
 import { createTerminalManager } from '../core/terminals/create-terminal-manager.ts';
-import type { WorkspaceAppOptions, WorkspaceApp } from './app/app-options.ts';
+import type { RequestEnv, WorkspaceAppOptions, WorkspaceApp } from './app/app-options.ts';
 import { buildFiles } from './app/files.ts';
 import { buildSearch } from './app/search.ts';
 import { sharedContext } from './app/shared-context.ts';
 import { startWatching } from './app/watching.ts';
 import { defaultLimits, type Limits, type WorkspaceContext } from './context.ts';
 import { preflight, withCorsHeaders, type OriginPolicy } from './cors.ts';
+import { withFetchBoundary } from './errors/fetch-boundary.ts';
 import { jsonResponse } from './errors/render.ts';
 import { createRouter } from './routes.ts';
 import { requestScopedSearch } from './search/request-scoped-search.ts';
@@ -25,7 +26,8 @@ export type { RequestEnv, WorkspaceApp, WorkspaceAppOptions } from './app/app-op
 export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
   const limits: Limits = { ...defaultLimits, ...options.limits };
   const policy: OriginPolicy = { allowedOrigins: options.allowedOrigins ?? [] };
-  const router = createRouter({ base: normalizeBasePath(options.basePath), access: { auth: options.auth, origins: policy } });
+  const basePath = normalizeBasePath(options.basePath);
+  const router = createRouter({ base: basePath, access: { auth: options.auth, origins: policy } });
   const changes = createChangeFeed();
   let gitState: GitStateSource | undefined; // hears every change the feed gets: a new folder may be a new repo
   const files = buildFiles(options, limits, (change) => {
@@ -75,7 +77,8 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
       await contexts.jobs()?.close(); // dev servers' whole trees first: the terminals' hang-up misses what left their sessions
       await Promise.all([search.search.close(), changes.close(), terminals?.closeAll(), options.processes?.killAll()]);
     },
-    async fetch(request, env = {}) {
+    // Anything thrown outside a route's guard is answered in the dialect of its path, never a stack trace.
+    fetch: withFetchBoundary(basePath, async (request: Request, env: RequestEnv = {}) => {
       if (request.method === 'OPTIONS') return preflight(request, policy);
       // A foreign page's writes and upgrades are refused by each route's guard, in its dialect (./dialect.ts).
       const isUpgrade = request.headers.get('upgrade')?.toLowerCase() === 'websocket';
@@ -84,7 +87,7 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
       if (search.perRequest) return withCorsHeaders(await routeWithOwnSearch(request, ctx), request, policy);
       // Outside `basePath` no route matches at all (the catch-all lives under the base too).
       return withCorsHeaders((await router.fetch(request, ctx)) ?? notFound(), request, policy);
-    },
+    }),
   };
 }
 

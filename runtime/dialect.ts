@@ -3,6 +3,7 @@ import type { Handler, WorkspaceContext } from './context.ts';
 import { isOriginAllowedToAct, type OriginPolicy } from './cors.ts';
 import { renderError, type Dialect } from './errors/render.ts';
 import { toWorkspaceError, WorkspaceError } from '../core/errors/workspace-error.ts';
+import { logUnexpectedError, requestLabel } from './errors/unexpected-error.ts';
 
 export type RouteHandler = (request: Request, ctx: WorkspaceContext) => Promise<Response>;
 
@@ -39,7 +40,7 @@ export function dialectGuard(dialect: Dialect, access: RouteAccess, options: Gua
         return await handler(request, ctx);
       } catch (error) {
         const rendered = toWorkspaceError(error);
-        if (rendered.status >= 500 && rendered.code === 'internal') console.error('unhandled error:', error);
+        if (rendered.code === 'internal') logUnexpectedError(requestLabel(request), error);
         return renderError(dialect, rendered);
       }
     };
@@ -49,4 +50,15 @@ export function dialectGuard(dialect: Dialect, access: RouteAccess, options: Gua
 function actsOnTheWorkspace(request: Request): boolean {
   if (request.method !== 'GET' && request.method !== 'HEAD') return true;
   return request.headers.get('upgrade')?.toLowerCase() === 'websocket';
+}
+
+/**
+ * The dialect a path belongs to, for an error raised before any route's guard ran (runtime/errors/fetch-boundary.ts):
+ * the route table's prefixes, `basePath` already removed. Anything that is no dialect's answers in ori's shape.
+ */
+export function dialectOfPath(pathname: string): Dialect {
+  if (pathname.startsWith('/workspace-files/')) return 'workspace-files';
+  if (/^\/workspace\/(raw|media|upload)$/.test(pathname)) return 'intentic-bytes';
+  if (pathname.startsWith('/workspace/')) return 'intentic';
+  return 'ori';
 }

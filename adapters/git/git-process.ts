@@ -1,6 +1,7 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { stat } from 'node:fs/promises';
 import { constants } from 'node:os';
-import { GitRunError, type GitOutput, type GitRunner, type GitRunOptions } from '../../core/git/git-runner.ts';
+import { GitFolderError, GitRunError, type GitOutput, type GitRunner, type GitRunOptions } from '../../core/git/git-runner.ts';
 import { gitEnv } from './git-env.ts';
 import { gitSubcommand, gitTimeoutSeconds } from './git-timeout.ts';
 
@@ -36,7 +37,7 @@ export interface GitProcessOptions {
  * also resolves, with code 128 + the signal's number, the convention of shells and of git itself for its own
  * children, so it reads as a failing git and its stderr is kept. What WE stop rejects with a GitRunError: the
  * deadline (`git <sub> timed out after <N> s`), the signal (`git <sub> was aborted`), the cap; as does a git that
- * cannot be started (`Failed to run git: <reason>`).
+ * cannot be started: a GitFolderError when its folder is missing or not a folder, else `Failed to run git: <reason>`.
  */
 export function createGitProcess(options: GitProcessOptions): GitRunner {
   const gitPath = options.gitPath ?? 'git';
@@ -68,12 +69,19 @@ function runGitProcess(gitPath: string, args: readonly string[], options: GitRun
   const { signal } = options;
   if (signal?.aborted) return Promise.reject(new GitRunError(`${limits.label} was aborted`));
   return new Promise<GitOutput>((resolve, reject) => {
-    const child = spawn(gitPath, args, {
-      cwd: options.cwd,
-      env: limits.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
+    let child: ChildProcess & { stdout: NonNullable<ChildProcess['stdout']>; stderr: NonNullable<ChildProcess['stderr']> };
+    try {
+      child = spawn(gitPath, args, {
+        cwd: options.cwd,
+        env: limits.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      });
+    } catch (error) {
+      // A cwd that is a file (or under one) fails synchronously (ENOTDIR); a missing one arrives as 'error' below.
+      spawnFailure(error as Error, options.cwd).then(reject, reject);
+      return;
+    }
     const stdout: Buffer[] = [];
     let stdoutBytes = 0;
     const stderr: Buffer[] = [];
@@ -110,7 +118,7 @@ function runGitProcess(gitPath: string, args: readonly string[], options: GitRun
 
     child.on('error', (error) => {
       // Only a spawn failure ends here (no pid); a failed kill is caught where it is sent.
-      if (child.pid === undefined) settle(() => reject(new GitRunError(`Failed to run git: ${error.message}`)));
+      if (child.pid === undefined) settle(() => spawnFailure(error, options.cwd).then(reject, reject));
     });
     child.stdout.on('data', (chunk: Buffer) => {
       stdoutBytes += chunk.length;
@@ -146,6 +154,21 @@ function runGitProcess(gitPath: string, args: readonly string[], options: GitRun
       graceTimer = setTimeout(() => answer(status), PIPE_GRACE_MS);
     });
   });
+}
+
+/**
+ * Why git could not be started. Node reports a missing working directory as `spawn git ENOENT`, the very error of a
+ * missing git, and one under a file as `spawn ENOTDIR`: the folder is looked at to tell them apart.
+ */
+async function spawnFailure(error: Error, cwd: string): Promise<GitRunError> {
+  try {
+    if (!(await stat(cwd)).isDirectory()) return new GitFolderError(cwd, 'not-a-folder');
+  } catch (statError) {
+    const code = (statError as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return new GitFolderError(cwd, 'missing');
+    if (code === 'ENOTDIR') return new GitFolderError(cwd, 'not-a-folder');
+  }
+  return new GitRunError(`Failed to run git: ${error.message}`);
 }
 
 /** The chunks as one Uint8Array (no copy for the common single chunk). */

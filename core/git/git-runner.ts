@@ -32,5 +32,20 @@ export interface GitRunner {
 }
 
 export class GitRunError extends Error {
-  override readonly name = 'GitRunError';
+  override readonly name: string = 'GitRunError';
+}
+
+/**
+ * git could not start because the folder it was to run in is not one: gone (`missing`), a file, or under a file
+ * (`not-a-folder`). The OS refuses such a working directory before git runs, so git never gets to say "not a git
+ * repository"; each command answers for it in its own words (docs/noide-protocol.md#git).
+ */
+export class GitFolderError extends GitRunError {
+  override readonly name = 'GitFolderError';
+  constructor(
+    readonly folder: string,
+    readonly reason: 'missing' | 'not-a-folder',
+  ) {
+    super(reason === 'missing' ? `no such folder: ${folder}` : `not a folder: ${folder}`);
+  }
 }

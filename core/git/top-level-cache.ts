@@ -2,8 +2,8 @@
  * The repo top level of a folder (`rev-parse --show-toplevel`), remembered: every git command first finds its repo,
  * and a git process started from the daemon costs 10–30 ms (Node forks the whole, large process), a third of a
  * `get_git_diff`. An answer git gave for folder F — top level R — is reused while the file system still says the
- * same: R has its `.git` and no folder from F up to R (R excluded) has gained one (`git init` in between, a nested
- * clone). Anything else (R's `.git` gone or unreadable, a `.git` in between) drops it, and git is asked again.
+ * same: F is still a folder, R has its `.git` and no folder from F up to R (R excluded) has gained one (`git init`
+ * in between, a nested clone). Anything else (R's `.git` gone or unreadable, a `.git` in between) drops it, and git is asked again.
  * Folders inside a `.git` are never remembered (git answers those with an error). Edge-clean: lstat only.
  */
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
@@ -39,8 +39,21 @@ export class TopLevelCache {
   async #stillHolds(folder: string, root: string): Promise<boolean> {
     const between: string[] = [];
     for (let dir = folder; dir !== root; dir = dirname(dir)) between.push(dir);
-    const [rootHasGit, ...others] = await Promise.all([this.#hasGit(root), ...between.map((dir) => this.#hasGit(dir))]);
-    return rootHasGit === true && others.every((has) => has === false);
+    const [stillAFolder, rootHasGit, ...others] = await Promise.all([
+      this.#isFolder(folder),
+      this.#hasGit(root),
+      ...between.map((dir) => this.#hasGit(dir)),
+    ]);
+    return stillAFolder && rootHasGit === true && others.every((has) => has === false);
+  }
+
+  /** A folder that was removed or replaced by a file is in no repo any more (`not a git repository`). */
+  async #isFolder(path: string): Promise<boolean> {
+    try {
+      return (await this.fs.lstat(path)).type === 'dir';
+    } catch {
+      return false;
+    }
   }
 
   /** Whether `dir/.git` exists; undefined when that cannot be told (then nothing is trusted). */

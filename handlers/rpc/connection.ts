@@ -7,7 +7,9 @@
 import { isFsError } from '../../adapters/fs/fs-error.ts';
 import type { WorkspaceContext } from '../../runtime/context.ts';
 import { toWorkspaceError, WorkspaceError } from '../../core/errors/workspace-error.ts';
+import { GitRunError } from '../../core/git/git-runner.ts';
 import type { ServerSocket } from '../../runtime/websocket.ts';
+import { INTERNAL_ERROR_TEXT, logUnexpectedError } from '../../runtime/errors/unexpected-error.ts';
 import { clipped, RpcError, type RpcCommand, type RpcConnection } from './command.ts';
 import { eventFrame, parseFrame, PONG, replyError, replyOk } from './frames.ts';
 import { defaultRpcSchedule, HeavyScheduler, tooManyRequestsText, type RpcSchedule } from './scheduler.ts';
@@ -62,7 +64,7 @@ export function runRpcConnection(
       try {
         listener();
       } catch (error) {
-        console.error('workspace-api: /ws close handler failed:', error);
+        logUnexpectedError('a /ws close handler', error);
       }
     }
   });
@@ -126,7 +128,9 @@ const MAX_UNREAD_BYTES = 512 * 1024 * 1024;
 /** The error string for a failed command: ours verbatim, the core's message, never a stack. */
 function errorText(error: unknown, command: string): string {
   if (error instanceof RpcError) return error.message;
+  // Written for the client: `git status timed out after 120 s`, `Failed to run git: …`.
+  if (error instanceof GitRunError) return error.message;
   if (error instanceof WorkspaceError || isFsError(error)) return toWorkspaceError(error).message;
-  console.error(`workspace-api: /ws command ${command} failed:`, error);
-  return 'internal error';
+  logUnexpectedError(`/ws command ${command}`, error);
+  return INTERNAL_ERROR_TEXT;
 }

@@ -16,6 +16,7 @@
  * Memory held for one connection is then about highWaterBytes + maxHeavyRunning × the largest reply
  * (rpcMaxFileBytes as base64, commandOutputCap) + maxWaitingBytes.
  */
+import { logUnexpectedError } from '../../runtime/errors/unexpected-error.ts';
 
 export interface RpcSchedule {
   /** Heavy commands running at once on one connection. */
@@ -131,7 +132,7 @@ export class HeavyScheduler {
       done = Promise.reject(error);
     }
     done.then(settled, (error: unknown) => {
-      console.error('workspace-api: /ws scheduled command failed:', error);
+      logUnexpectedError('a scheduled /ws command', error);
       settled();
     });
   }

@@ -7,6 +7,7 @@
  * The body pulls one frame at a time: a client that stops reading (a full TCP window) stops the pulls, so
  * what piles up is the source's own bounded queue (core/changes), never this stream.
  */
+import { logUnexpectedError } from '../errors/unexpected-error.ts';
 import { createResponse } from './response.ts';
 
 export interface FrameSource<T> {
@@ -48,8 +49,11 @@ export function eventStreamResponse<T>(source: FrameSource<T>, options: EventStr
         try {
           result = await source.next();
         } catch (error) {
+          // A source that fails is a bug: logged once here, and the stream ends as a stream does (a client
+          // reconnects) rather than erroring into the host server, which would log it again and reset the socket.
+          logUnexpectedError('an event stream', error);
           finish();
-          controller.error(error);
+          controller.close();
           return;
         }
         if (finished) return; // cancelled while waiting

@@ -24,6 +24,8 @@ import { idleCollector } from './idle-collector.ts';
 import { createGitProcess } from '../../adapters/git/git-process.ts';
 import { nodeSearchAdapters, type NodeSearchOptions } from './search-adapters.ts';
 import { jsonResponse } from '../errors/render.ts';
+import { INTERNAL_ERROR_TEXT, logUnexpectedError, requestLabel } from '../errors/unexpected-error.ts';
+import { badRequestTarget, refuseRequest } from './request-target.ts';
 import { setResponseImplementation } from '../http/response.ts';
 import type { ServerSocket, SocketOpenHandler, Upgrader } from '../websocket.ts';
 
@@ -130,11 +132,22 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
   };
   // Only the Request goes to the app: @whatwg-node passes its own server context as the second argument.
   const idle = idleCollector(IDLE_COLLECT_AFTER_MS);
-  const handleHttp = createServerAdapter((request: Request) => {
+  const handleHttp = createServerAdapter(async (request: Request) => {
     idle.touch();
-    return app.fetch(request);
+    try {
+      return await app.fetch(request);
+    } catch (error) {
+      // The app answers its own failures; this is the last line, so @whatwg-node's handler (a 500 with the stack
+      // as its body) never answers a client.
+      logUnexpectedError(requestLabel(request), error);
+      return jsonResponse({ error: INTERNAL_ERROR_TEXT }, 500);
+    }
   });
-  const server = createServer(handleHttp);
+  const server = createServer((req, res) => {
+    const refusal = badRequestTarget(req, `${formatHost(host)}:${boundPort}`);
+    if (refusal !== undefined) return refuseRequest(res, refusal);
+    void handleHttp(req, res);
+  });
   // `ws` enforces its cap per server (close 1009 past it): one server per cap a handler asks for.
   const servers = new Map<number, WebSocketServer>();
   const serverFor = (maxPayload: number) => {
@@ -163,6 +176,8 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     socket.once('close', () => pendingUpgrades.delete(socket));
     socket.on('error', () => socket.destroy());
 
+    const refusal = badRequestTarget(req, `${formatHost(host)}:${boundPort}`);
+    if (refusal !== undefined) return writeRawResponse(socket, jsonResponse({ error: refusal }, 400));
     let request: Request;
     try {
       request = toFetchRequest(req, `${formatHost(host)}:${boundPort}`);
@@ -181,8 +196,8 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     try {
       response = await app.fetch(request, { upgrade });
     } catch (error) {
-      console.error('unhandled error during upgrade:', error);
-      response = jsonResponse({ error: 'internal error' }, 500);
+      logUnexpectedError(`upgrade ${requestLabel(request)}`, error);
+      response = jsonResponse({ error: INTERNAL_ERROR_TEXT }, 500);
     }
 
     const open = onOpen;
@@ -202,8 +217,8 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
       try {
         open(adaptWebSocket(ws));
       } catch (error) {
-        console.error('WebSocket handler failed:', error);
-        ws.close(1011, 'internal error');
+        logUnexpectedError(`WebSocket ${requestLabel(request)}`, error);
+        ws.close(1011, INTERNAL_ERROR_TEXT);
       }
     });
   }
@@ -218,7 +233,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
       return;
     }
     onUpgrade(req, socket, head).catch((error: unknown) => {
-      console.error('upgrade failed:', error);
+      logUnexpectedError(`upgrade ${req.method} ${req.url?.split('?')[0]}`, error);
       socket.destroy();
     });
   });
@@ -397,11 +412,23 @@ function adaptWebSocket(ws: WebSocket): ServerSocket {
     onMessage(listener) {
       ws.on('message', (data: RawData, isBinary: boolean) => {
         const bytes = toBuffer(data);
-        listener(isBinary ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : bytes.toString('utf8'), isBinary);
+        // A throw here would unwind through ws's parser into an uncaught exception: the daemon would exit.
+        try {
+          listener(isBinary ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : bytes.toString('utf8'), isBinary);
+        } catch (error) {
+          logUnexpectedError('a WebSocket message handler', error);
+          if (ws.readyState === WebSocket.OPEN) ws.close(1011, INTERNAL_ERROR_TEXT);
+        }
       });
     },
     onClose(listener) {
-      ws.once('close', (code: number, reason: Buffer) => listener(code, reason.toString('utf8')));
+      ws.once('close', (code: number, reason: Buffer) => {
+        try {
+          listener(code, reason.toString('utf8'));
+        } catch (error) {
+          logUnexpectedError('a WebSocket close handler', error);
+        }
+      });
     },
   };
 }

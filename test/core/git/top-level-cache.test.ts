@@ -37,9 +37,23 @@ describe('TopLevelCache', () => {
     expect(await cache.lookup('/ws/other')).toBeUndefined();
   });
 
+  it('forgets a folder that was removed or became a file: it is in no repo any more', async () => {
+    const { fs, cache } = setUp();
+    cache.remember('/ws/app/src/deep', '/ws/app');
+    cache.remember('/ws/app/src', '/ws/app');
+    await fs.remove('/ws/app/src/deep', { recursive: true });
+    expect(await cache.lookup('/ws/app/src/deep')).toBeUndefined();
+    await fs.remove('/ws/app/src', { recursive: true });
+    await fs.write('/ws/app/src', new TextEncoder().encode('now a file'));
+    expect(await cache.lookup('/ws/app/src')).toBeUndefined();
+  });
+
   it('keeps at most 512 folders, the oldest forgotten first', async () => {
-    const { cache } = setUp();
-    for (let i = 0; i <= 512; i++) cache.remember(`/ws/app/f${i}`, '/ws/app');
+    const { fs, cache } = setUp();
+    for (let i = 0; i <= 512; i++) {
+      await fs.mkdir(`/ws/app/f${i}`);
+      cache.remember(`/ws/app/f${i}`, '/ws/app');
+    }
     expect(await cache.lookup('/ws/app/f0')).toBeUndefined();
     expect(await cache.lookup('/ws/app/f1')).toBe('/ws/app');
     expect(await cache.lookup('/ws/app/f512')).toBe('/ws/app');

@@ -130,6 +130,15 @@ describe('git_log, git_stash_list, git_init', () => {
     expect(await client.ok('git_log', { path: 'app', limit: '1' })).toEqual(log);
   });
 
+  it('git_log: limit 0 is git’s -0, no commits; a negative or fractional limit counts as absent', async () => {
+    await file('a.txt', 'a\n');
+    git(repo, 'add', '.');
+    git(repo, 'commit', '-q', '-m', 'first');
+    expect(await client.ok('git_log', { path: 'app', limit: 0 })).toEqual([]);
+    expect(await client.ok('git_log', { path: 'app', limit: -1 })).toHaveLength(1);
+    expect(await client.ok('git_log', { path: 'app', limit: 0.5 })).toHaveLength(1);
+  });
+
   it('git_stash_list: stashes with untracked files, newest first; [] with none', async () => {
     await file('a.txt', 'a\n');
     git(repo, 'add', '.');

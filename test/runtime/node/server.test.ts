@@ -319,7 +319,7 @@ describe('Node server', () => {
       const server = await start();
       const answer = await rawUpgrade(wsUrl(server), { host: 'not a host' });
       expect(answer.status).toBe(400);
-      expect(JSON.parse(answer.body)).toEqual({ error: 'malformed request' });
+      expect(JSON.parse(answer.body)).toEqual({ error: 'malformed Host header or request target' });
     });
   });
 

@@ -9,7 +9,9 @@ import { logArgs, parseLog } from '../../../../core/git/parse-log.ts';
 import { parseNumstatZ, STAGED_NUMSTAT_ARGS, worktreeNumstatArgs } from '../../../../core/git/parse-numstat.ts';
 import { parseStashList, STASH_LIST_ARGS } from '../../../../core/git/parse-stash.ts';
 import { needsStagedStats, needsWorktreeStats, parseStatus, STATUS_ARGS, withStats, worktreeChangedPaths } from '../../../../core/git/parse-status.ts';
-import { defineCommand, RpcError, type RpcCommand } from '../../command.ts';
+import { GitFolderError } from '../../../../core/git/git-runner.ts';
+import { clipped, defineCommand, RpcError, type RpcCommand } from '../../command.ts';
+import { PATH_DOES_NOT_EXIST } from '../files/protocol-texts.ts';
 import { gitBranchCommands } from './branch-commands.ts';
 import { gitContentCommands } from './content-commands.ts';
 import { gitHistoryCommands } from './history-commands.ts';
@@ -38,7 +40,8 @@ export const gitCommands: Record<string, RpcCommand> = {
   }),
 
   git_log: defineCommand({
-    args: { path: z.string(), limit: z.number().int().positive().optional().catch(undefined) },
+    // `limit: 0` is git's `-0`: no commits.
+    args: { path: z.string(), limit: z.number().int().min(0).optional().catch(undefined) },
     async run({ path, limit }, { ctx, connection }) {
       const repo = await gitRepoAt(ctx, path, connection.signal);
       if (repo === undefined) return [];
@@ -61,7 +64,14 @@ export const gitCommands: Record<string, RpcCommand> = {
     args: { path: z.string() },
     async run({ path }, { ctx, connection }) {
       const at = await gitFolder(ctx, path, connection.signal);
-      const output = await at.run(['init']);
+      let output;
+      try {
+        output = await at.run(['init']);
+      } catch (error) {
+        // `init` runs in `path` itself, which must be a folder already (it is not made here).
+        if (error instanceof GitFolderError) throw new RpcError(error.reason === 'missing' ? PATH_DOES_NOT_EXIST : `Not a folder: ${clipped(path)}`);
+        throw error;
+      }
       const answer = textRule(output);
       if (!answer.ok) throw new RpcError(answer.text);
       await ctx.gitState?.refresh(); // the file watcher never reports a `.git`: the change feed learns of it here

@@ -5,7 +5,7 @@
  */
 import { WorkspaceError } from '../../../../core/errors/workspace-error.ts';
 import type { WorkspaceContext } from '../../../../runtime/context.ts';
-import type { GitOutput, GitRunner } from '../../../../core/git/git-runner.ts';
+import { GitFolderError, type GitOutput, type GitRunner } from '../../../../core/git/git-runner.ts';
 import { decodeGitText, textRule } from '../../../../core/git/git-output-rules.ts';
 import type { RepoGit } from '../../../../core/git/repo-git.ts';
 import { TopLevelCache } from '../../../../core/git/top-level-cache.ts';
@@ -48,8 +48,9 @@ export async function gitRepoAt(ctx: WorkspaceContext, path: string, signal?: Ab
   const known = await at.topLevels.lookup(at.folder);
   if (known !== undefined) return inRepo(at, known); // a folder in a work tree (never in its `.git`)
   // One process for both answers (a spawn from the daemon costs 10–30 ms): `true\n<top level>\n`. Inside a `.git`
-  // folder it prints `false` and fails; outside a repo it fails.
-  const probe = await at.run(['rev-parse', '--is-inside-work-tree', '--show-toplevel']);
+  // folder it prints `false` and fails; outside a repo it fails; a `path` that is no folder is in no repo either.
+  const probe = await notAFolderAs(at.run(['rev-parse', '--is-inside-work-tree', '--show-toplevel']), undefined);
+  if (probe === undefined) return undefined;
   const text = decodeGitText(probe.stdout);
   if (probe.code !== 0 || !text.startsWith('true\n')) return undefined;
   const root = text.slice('true\n'.length).replace(/\n$/, '');
@@ -65,12 +66,27 @@ export async function gitRepoAt(ctx: WorkspaceContext, path: string, signal?: Ab
 export async function repoOf(at: GitFolder): Promise<GitRepo> {
   const known = await at.topLevels.lookup(at.folder);
   if (known !== undefined) return inRepo(at, known);
-  const top = await at.run(['rev-parse', '--show-toplevel']);
+  const top = await notAFolderAs(at.run(['rev-parse', '--show-toplevel']), undefined);
+  // git's own words outside a repo: a `path` that is missing or a file is no repo (git cannot even start there).
+  if (top === undefined) throw new RpcError(NOT_A_GIT_REPOSITORY);
   const answer = textRule(top);
   if (!answer.ok) throw new RpcError(answer.text);
   const root = decodeGitText(top.stdout).replace(/\n$/, '');
   at.topLevels.remember(at.folder, root);
   return inRepo(at, root);
+}
+
+/** What git prints outside a repository, verbatim: the answer of the commands that have no exception for it. */
+export const NOT_A_GIT_REPOSITORY = 'fatal: not a git repository (or any of the parent directories): .git';
+
+/** `run`'s output, or `fallback` when git could not start because its folder is missing or not a folder. */
+export async function notAFolderAs<T>(run: Promise<GitOutput>, fallback: T): Promise<GitOutput | T> {
+  try {
+    return await run;
+  } catch (error) {
+    if (error instanceof GitFolderError) return fallback;
+    throw error;
+  }
 }
 
 function inRepo(at: GitFolder, root: string): GitRepo {
