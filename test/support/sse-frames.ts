@@ -102,3 +102,25 @@ export class SseFrames<Frame = FeedFrame> {
     }
   }
 }
+
+/** An open `/workspace-files/changes` stream of a real server, read up to its `ready` frame; `abort` closes it. */
+export interface OpenChangeStream {
+  events: SseFrames;
+  abort: AbortController;
+}
+
+/**
+ * Opens `/workspace-files/changes` on a running server as a client would (Bearer token) and reads its first frame,
+ * `ready`: from then on the watcher's watches are in place, so everything written after is seen.
+ */
+export async function openChangeStream(serverUrl: string, token: string, query = ''): Promise<OpenChangeStream> {
+  const abort = new AbortController();
+  const response = await fetch(`${serverUrl}/workspace-files/changes${query}`, {
+    headers: { authorization: `Bearer ${token}` },
+    signal: abort.signal,
+  });
+  expect(response.status).toBe(200);
+  const events = new SseFrames(response.body as ReadableStream<Uint8Array>);
+  expect(await events.frame()).toEqual({ kind: 'ready' });
+  return { events, abort };
+}

@@ -13,7 +13,7 @@ import type { FeedFrame } from '../../../core/changes/change-feed.ts';
 import { startNodeServer, type NodeServer } from '../../../runtime/node/server.ts';
 import { GIT_IDENTITY_ENV } from '../../support/git-test-server.ts';
 import { inotifyWatches } from '../../support/inotify-watches.ts';
-import { SseFrames } from '../../support/sse-frames.ts';
+import { openChangeStream, type SseFrames } from '../../support/sse-frames.ts';
 import { tempWorkspace, TEST_TOKEN } from '../../support/workspace.ts';
 
 const run = promisify(execFile);
@@ -34,14 +34,7 @@ describe('GET /workspace-files/changes leaves out what tooling ignores (real ser
   /** Starts the server and reads its stream up to `ready` (the watcher's watches are in place). */
   async function serve(): Promise<void> {
     server = await startNodeServer({ root, auth: { token: TEST_TOKEN }, port: 0 });
-    abort = new AbortController();
-    const response = await fetch(`${server.url}/workspace-files/changes`, {
-      headers: { authorization: `Bearer ${TEST_TOKEN}` },
-      signal: abort.signal,
-    });
-    expect(response.status).toBe(200);
-    events = new SseFrames(response.body as ReadableStream<Uint8Array>);
-    expect(await events.frame()).toEqual({ kind: 'ready' });
+    ({ events, abort } = await openChangeStream(server.url, TEST_TOKEN));
   }
 
   beforeEach(async () => {

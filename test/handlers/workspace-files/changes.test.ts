@@ -10,7 +10,7 @@ import type { FeedFrame } from '../../../core/changes/change-feed.ts';
 import { createWorkspaceApp, type WorkspaceApp, type WorkspaceAppOptions } from '../../../runtime/app.ts';
 import { startNodeServer, type NodeServer } from '../../../runtime/node/server.ts';
 import { waitFor } from '../../support/processes.ts';
-import { SseFrames, SSE_TIMEOUT_MS } from '../../support/sse-frames.ts';
+import { openChangeStream, SseFrames, SSE_TIMEOUT_MS } from '../../support/sse-frames.ts';
 import { withOverrides } from '../../support/with-overrides.ts';
 import { q, request, tempWorkspace, TEST_TOKEN } from '../../support/workspace.ts';
 
@@ -245,15 +245,8 @@ describe('GET /workspace-files/changes over the real Node server, with the OS wa
     ({ root, cleanup } = await tempWorkspace({ 'seed.txt': 'seed' }));
     await mkdir(`${root}/.git`);
     server = await startNodeServer({ root, auth: { token: TEST_TOKEN }, port: 0 });
-    abort = new AbortController();
-    const response = await fetch(`${server.url}/workspace-files/changes`, {
-      headers: { authorization: `Bearer ${TEST_TOKEN}` },
-      signal: abort.signal,
-    });
-    expect(response.status).toBe(200);
-    events = new SseFrames(response.body as ReadableStream<Uint8Array>);
     // `ready` waits for the watcher's watches: everything after it is seen.
-    expect(await events.frame()).toEqual({ kind: 'ready' });
+    ({ events, abort } = await openChangeStream(server.url, TEST_TOKEN));
   });
   afterEach(async () => {
     abort.abort();
