@@ -14,10 +14,10 @@ interface RequestAdapter {
  * it; a response whose body is a file range still unread (GET /api/raw, /workspace/raw, /workspace/media)
  * is sent straight from the file, everything else as @whatwg-node/server sends it.
  *
- * Why: through the web-stream body every chunk crosses a ReadableStream, a Node stream made from it and a
- * write loop; streaming 1 GiB cost about 2.5x the CPU of a bare `fs.createReadStream(file).pipe(res)` and
- * ran at a third of its speed (bench/README.md, `raw stream 1 GiB`). The app, the Workers build and
- * in-process `app.fetch` callers still see a plain ReadableStream.
+ * Why: through the web-stream body every chunk crossed a ReadableStream and a Node stream made from it, in a
+ * fresh buffer each; streaming 1 GiB cost about 2.5x the CPU of a bare `fs.createReadStream(file).pipe(res)`
+ * and ran at a third to a half of its speed (bench/README.md, `raw stream 1 GiB`). The app, the Workers build
+ * and in-process `app.fetch` callers still see a plain ReadableStream.
  */
 export function nodeRequestListener(adapter: RequestAdapter): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   return async (req, res) => {
@@ -29,6 +29,7 @@ export function nodeRequestListener(adapter: RequestAdapter): (req: IncomingMess
       response = jsonResponse({ error: 'internal error' }, 500);
     }
     try {
+      // `true`: one writeHead with the headers, @whatwg-node/server's own default.
       if (!sendFileBody(response, res)) await sendNodeResponse(response, res, req, true);
     } catch (error) {
       console.error('sending a response failed:', error);
@@ -46,8 +47,13 @@ export function sendFileBody(response: Response, res: ServerResponse): boolean {
   const file = response.fileBody?.takeFile();
   if (!file) return false;
   const { handle, start, end, chunkBytes } = file;
-  res.setHeaders(response.headers);
-  res.writeHead(response.status, response.statusText);
+  try {
+    res.setHeaders(response.headers);
+    res.writeHead(response.status, response.statusText);
+  } catch (error) {
+    void handle.close().catch(() => {}); // taken, so ours to close
+    throw error;
+  }
   void sendFileRange(handle, start, end, chunkBytes, res);
   return true;
 }
