@@ -49,8 +49,9 @@ export class NodeFileRangeStream extends ReadableStream<Uint8Array> {
           state = 'reading';
           try {
             const chunk = await (ahead ?? readNext());
-            // The next read starts where this one ended (a short read moves less), while the consumer is busy.
-            ahead = chunk === undefined ? undefined : readNext();
+            // The next read starts where this one ended (a short read moves less), while the consumer is busy;
+            // none once the stream was cancelled during this one.
+            ahead = chunk === undefined || state !== 'reading' ? undefined : readNext();
             if (chunk === undefined) {
               await close();
               controller.close();
