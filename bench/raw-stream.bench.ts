@@ -1,17 +1,18 @@
 /**
- * (b) Streaming a 1 GiB file: GET /api/raw, and GET /workspace/media with a ticket (no token, as a `<video>`
- * sends it), vs a bare node:http server piping fs.createReadStream. Same client for all (undici request, body
- * read to the end and counted); figure = median MiB/s of RUNS runs, interleaved ours/anchor after one warm-up
- * each. The note gives each server's median CPU time per GiB (bench/lib/process-cpu.ts), the steadier number
- * on a shared machine.
+ * (b) Streaming a 1 GiB file: GET /api/raw, GET /workspace/raw (its 25 MiB cap lifted for the bench), and GET
+ * /workspace/media with a ticket (no token, as a `<video>` sends it), vs a bare node:http server piping
+ * fs.createReadStream. Same client for all: `curl -o /dev/null` (bench/lib/curl.ts), which outruns both
+ * servers; figure = median MiB/s of RUNS runs, interleaved ours/anchor after one warm-up each. The note gives
+ * each server's median CPU time per GiB (bench/lib/process-cpu.ts), the steadier number on a shared machine.
  */
 import { request } from 'undici';
 import { log } from './lib/log.ts';
 import { startChildServer, type ChildServer } from './lib/child-server.ts';
-import { agent, drain } from './lib/http-client.ts';
+import { curlDownload } from './lib/curl.ts';
+import { agent } from './lib/http-client.ts';
 import { processCpuMs } from './lib/process-cpu.ts';
 import type { Figure } from './lib/result.ts';
-import { median, nowMs, sampleInterleaved } from './lib/stats.ts';
+import { median, sampleInterleaved } from './lib/stats.ts';
 import { BIG_FILE_BYTES } from './prepare-corpus.ts';
 
 const RUNS = 5;
@@ -26,13 +27,11 @@ async function throughput(
   cpu: number[],
 ): Promise<number> {
   const cpuBefore = processCpuMs(server.pid);
-  const start = nowMs();
-  const { status, bytes } = await drain(url, headers);
-  const seconds = (nowMs() - start) / 1000;
+  const { status, bytes, bytesPerSecond } = await curlDownload(url, headers);
   const cpuAfter = processCpuMs(server.pid);
   if (status !== 200 || bytes !== BIG_FILE_BYTES) throw new Error(`GET ${url} → ${status}, ${bytes} bytes`);
   if (cpuBefore !== undefined && cpuAfter !== undefined) cpu.push(((cpuAfter - cpuBefore) * GiB) / bytes);
-  return bytes / MiB / seconds;
+  return bytesPerSecond / MiB;
 }
 
 async function mintTicket(ours: ChildServer, token: string, path: string): Promise<string> {
@@ -82,7 +81,10 @@ async function figure(name: string, ours: Side, anchor: Side): Promise<Figure> {
 }
 
 export async function benchRawStream(filesRoot: string, fileName: string, token: string): Promise<Figure[]> {
-  const ours = await startChildServer('ours', 'ours', { BENCH_ROOT: filesRoot, BENCH_TOKEN: token });
+  // /workspace/raw refuses files over 25 MiB (big media streams from /workspace/media): lifted here so the
+  // same 1 GiB file measures its path.
+  const limits = JSON.stringify({ maxRawBytes: 2 * BIG_FILE_BYTES });
+  const ours = await startChildServer('ours', 'ours', { BENCH_ROOT: filesRoot, BENCH_TOKEN: token, BENCH_LIMITS: limits });
   const bare = await startChildServer('anchor', 'bare', { BENCH_ROOT: filesRoot });
   try {
     const path = encodeURIComponent(fileName);
@@ -92,6 +94,11 @@ export async function benchRawStream(filesRoot: string, fileName: string, token:
       { server: ours, url: `${ours.baseUrl}/api/raw?path=${path}`, headers: { authorization: `Bearer ${token}` } },
       anchor,
     );
+    const workspaceRaw = await figure(
+      'workspace raw stream 1 GiB',
+      { server: ours, url: `${ours.baseUrl}/workspace/raw?path=${path}`, headers: { 'x-intentic-control': token } },
+      anchor,
+    );
     // A media element's request: the ticket in the URL, no token, no header.
     const ticket = encodeURIComponent(await mintTicket(ours, token, fileName));
     const media = await figure(
@@ -99,7 +106,7 @@ export async function benchRawStream(filesRoot: string, fileName: string, token:
       { server: ours, url: `${ours.baseUrl}/workspace/media?path=${path}&ticket=${ticket}`, headers: {} },
       anchor,
     );
-    return [raw, media];
+    return [raw, workspaceRaw, media];
   } finally {
     await Promise.all([ours.stop(), bare.stop()]);
   }

@@ -24,6 +24,7 @@ import { FsError, type FsErrorCode } from './fs-error.ts';
 import { checkOffset, checkPath, chunkBytesOf, maxBytesOf, rangeBounds, readdirLimitOf } from './arguments.ts';
 import { cappedChunks, discardSource } from './capped-chunks.ts';
 import { COPY_FILE_FLAGS, copyTree } from './node-copy-tree.ts';
+import { NodeFileRangeStream } from './node-file-range-stream.ts';
 import { basename, dirname, isInside, join } from './posix-path.ts';
 
 /**
@@ -242,42 +243,10 @@ export class NodeFileSystem implements FileSystem {
     const [start, end] = rangeBounds(range, path);
     const chunkBytes = chunkBytesOf(options?.chunkBytes, STREAM_CHUNK, path);
     const { handle } = await this.openRegularFile(path);
-    let position = start;
-    let closed = false;
-    const close = async () => {
-      if (closed) return;
-      closed = true;
-      await handle.close().catch(() => {});
-    };
-    // Pull-based: one read in flight at a time, at most one chunk queued ahead of the consumer.
-    // The handle stays open until end, cancel or error (an abandoned, unread stream is closed by GC).
-    return new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        try {
-          const want = Math.min(chunkBytes, end - position);
-          if (want <= 0) {
-            await close();
-            controller.close();
-            return;
-          }
-          const buffer = Buffer.allocUnsafeSlow(want);
-          const { bytesRead } = await handle.read(buffer, 0, want, position);
-          if (bytesRead === 0) {
-            await close();
-            controller.close();
-            return;
-          }
-          position += bytesRead;
-          controller.enqueue(plain(buffer.subarray(0, bytesRead)));
-        } catch (error) {
-          await close();
-          controller.error(toFsError(error, path));
-        }
-      },
-      async cancel() {
-        await close();
-      },
-    });
+    // One read in flight at a time, at most one chunk ahead of the consumer. The handle stays open until end,
+    // cancel or error (an abandoned, unread stream is closed by GC), or until a Node host takes it to send
+    // the range itself (runtime/node/send-file-body.ts).
+    return new NodeFileRangeStream({ handle, start, end, chunkBytes }, (error) => toFsError(error, path));
   }
 
   async write(path: string, data: Uint8Array | string, options: WriteOptions = {}): Promise<FileStat> {

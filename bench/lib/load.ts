@@ -12,6 +12,8 @@ export interface LoadOptions {
   headers: Record<string, string>;
   connections: number;
   seconds: number;
+  /** wrk's `-t` (default 1); the in-process loop ignores it. */
+  threads?: number;
 }
 
 export interface LoadResult {
@@ -28,8 +30,8 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
   return hasCommand('wrk') ? runWrk(options) : runUndiciLoop(options);
 }
 
-function runWrk({ url, headers, connections, seconds }: LoadOptions): Promise<LoadResult> {
-  const args = ['-t1', `-c${connections}`, `-d${seconds}s`];
+function runWrk({ url, headers, connections, seconds, threads = 1 }: LoadOptions): Promise<LoadResult> {
+  const args = [`-t${threads}`, `-c${connections}`, `-d${seconds}s`];
   for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
   args.push(url);
   return new Promise((resolve, reject) => {

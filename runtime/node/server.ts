@@ -1,7 +1,6 @@
 import { createServer, IncomingMessage, ServerResponse, STATUS_CODES, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { Response as PonyfillResponse } from '@whatwg-node/fetch';
 import { createServerAdapter } from '@whatwg-node/server';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
@@ -27,6 +26,8 @@ import { jsonResponse } from '../errors/render.ts';
 import { INTERNAL_ERROR_TEXT, logUnexpectedError, requestLabel } from '../errors/unexpected-error.ts';
 import { badRequestTarget, refuseRequest } from './request-target.ts';
 import { setResponseImplementation } from '../http/response.ts';
+import { NodeResponse } from './node-response.ts';
+import { nodeRequestListener } from './send-file-body.ts';
 import type { ServerSocket, SocketOpenHandler, Upgrader } from '../websocket.ts';
 
 export interface NodeServerOptions extends Omit<WorkspaceAppOptions, 'fs' | 'pty' | 'worktrees' | 'processes' | 'zip'> {
@@ -86,7 +87,7 @@ const ACCEPTED_UPGRADE_STATUS = 200;
  */
 export async function startNodeServer(options: NodeServerOptions): Promise<NodeServer> {
   const { host = '127.0.0.1', port = 8787, fs = new NodeFileSystem(), heartbeatMs = HEARTBEAT_MS, watch = true, ...appOptions } = options;
-  setResponseImplementation(PonyfillResponse as unknown as typeof Response); // runtime/http/response.ts says why
+  setResponseImplementation(NodeResponse); // runtime/http/response.ts and ./node-response.ts say why
   const ptys = new NodePtyAdapter();
   const watcher = watch ? (appOptions.watcher ?? (fs instanceof NodeFileSystem ? new ParcelWatcherAdapter() : undefined)) : undefined;
   const processes = new NodeProcessAdapter();
@@ -143,10 +144,12 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
       return jsonResponse({ error: INTERNAL_ERROR_TEXT }, 500);
     }
   });
+  // File bodies go straight from the open file to the socket (./send-file-body.ts); the rest through @whatwg-node.
+  const listener = nodeRequestListener(handleHttp);
   const server = createServer((req, res) => {
     const refusal = badRequestTarget(req, `${formatHost(host)}:${boundPort}`);
     if (refusal !== undefined) return refuseRequest(res, refusal);
-    void handleHttp(req, res);
+    void listener(req, res);
   });
   // `ws` enforces its cap per server (close 1009 past it): one server per cap a handler asks for.
   const servers = new Map<number, WebSocketServer>();
@@ -229,7 +232,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
       return;
     }
     if (req.headers.upgrade?.toLowerCase() !== 'websocket') {
-      serveIgnoringUpgrade(req, socket, head, handleHttp);
+      serveIgnoringUpgrade(req, socket, head, listener);
       return;
     }
     onUpgrade(req, socket, head).catch((error: unknown) => {
