@@ -36,7 +36,7 @@ import {
   type TreeContext,
 } from './read-tree.ts';
 import { NEVER_LISTED } from './search-ignored.ts';
-import { walkStoreFiles } from './store-files.ts';
+import { storeFolders, walkStoreFiles } from './store-files.ts';
 
 /** Distinct pending paths the list's subscription holds before the feed sends `resync` (a full re-walk). */
 const MAX_QUEUE = 10_000;
@@ -453,7 +453,7 @@ export function createFileList(options: FileListOptions): FileList {
       return covers.value;
     },
     storeFiles() {
-      return walkStoreFiles(fs, rootSlash, makeFile, [...state.folders.values()]);
+      return walkStoreFiles(fs, rootSlash, makeFile, storeFolders(state.folders.values()));
     },
     close() {
       if (closed) return;

@@ -35,7 +35,7 @@ export interface TreeContext {
   stopped?(): boolean;
 }
 
-export function newFolderNode(ctx: TreeContext, relPath: string, ignored: boolean): FolderNode {
+export function newFolderNode(ctx: Pick<TreeContext, 'root' | 'rootSlash'>, relPath: string, ignored: boolean): FolderNode {
   return { relPath, path: relPath === '' ? ctx.root : ctx.rootSlash + relPath, entries: null, ignored };
 }
 
@@ -151,14 +151,7 @@ export async function makeEntry(
     const file = ctx.makeFile(relPath, stat.size, stat.version, childIgnored(parent, matcher, name, false));
     return { entry: { name, kind: 'file', file } };
   }
-  if (type === 'dir') {
-    const onDemand = ON_DEMAND_FOLDERS.has(name);
-    if (name === NEVER_LISTED || onDemand || ctx.exclude.has(path)) {
-      return { entry: { name, kind: 'folder', folder: undefined, onDemand } };
-    }
-    const child = newFolderNode(ctx, relPath, childIgnored(parent, matcher, name, true));
-    return { entry: { name, kind: 'folder', folder: child, onDemand: false }, child };
-  }
+  if (type === 'dir') return folderEntry(ctx, parent, matcher, name);
   if (type === 'symlink') {
     const entry: Extract<TreeEntry, { kind: 'link' }> = { name, kind: 'link', target: 'none', resolved: undefined };
     await resolveLink(ctx, path, entry);
@@ -166,6 +159,25 @@ export async function makeEntry(
     return { entry };
   }
   return { entry: { name, kind: 'other' } };
+}
+
+/**
+ * The entry for the child folder `name` of `parent`: a name only (`.git`, a package store walked on demand, an
+ * excluded folder), else a fresh node to read, ignored or not by search's rules.
+ */
+export function folderEntry(
+  ctx: Pick<TreeContext, 'root' | 'rootSlash' | 'exclude'>,
+  parent: FolderNode,
+  matcher: FolderMatcher | undefined,
+  name: string,
+): MadeEntry {
+  const relPath = childRelPath(parent.relPath, name);
+  const onDemand = ON_DEMAND_FOLDERS.has(name);
+  if (name === NEVER_LISTED || onDemand || ctx.exclude.has(ctx.rootSlash + relPath)) {
+    return { entry: { name, kind: 'folder', folder: undefined, onDemand } };
+  }
+  const child = newFolderNode(ctx, relPath, childIgnored(parent, matcher, name, true));
+  return { entry: { name, kind: 'folder', folder: child, onDemand: false }, child };
 }
 
 /** Fills in what the link at `path` points at now (seed 000 lists links to regular files). */

@@ -39,6 +39,8 @@ export interface ScanRequest {
 export interface TextScanner {
   /** Files with hits only, keyed by `path`, in the order of `files` (of the batches, as they came). */
   scan(request: ScanRequest): Promise<Map<string, FileTextMatch>>;
+  /** Gets ready for a scan soon (Node: starts the worker threads, so the first query does not wait for them). */
+  warm?(): void;
 }
 
 /** Files read ahead of the matcher, so storage latency overlaps matching. */
