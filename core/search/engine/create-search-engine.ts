@@ -29,6 +29,7 @@ import type { EngineParts } from './engine-parts.ts';
 import { startEngineParts } from './engine-parts.ts';
 import type { SearchEngine, SearchEngineOptions } from './engine-types.ts';
 import { runMode, type ModeContext } from './run-mode.ts';
+import { listGivesWay } from './list-gives-way.ts';
 import { listScope, walkScope, type QueryScope, type WalkScope } from './query-scope.ts';
 import { walkSearchable, type WalkedBatch } from '../file-list/walk-searchable.ts';
 import type { FileList } from '../file-list/file-list.ts';
@@ -53,12 +54,13 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   let closed = false;
   const shutdown = new AbortController();
   let running = 0;
+  const walkingQueries = listGivesWay(now);
 
   function start(): Promise<EngineParts> {
     if (closed) return Promise.reject(new WorkspaceError('not-implemented', 'search has been shut down'));
     // Until the list's first walk ends every text query scans: the workers start with the engine, not with it.
     if (parts === undefined) scanner.warm?.();
-    parts ??= startEngineParts({ searchesRunning: () => running, ...options }, shutdown.signal).then((value) => {
+    parts ??= startEngineParts({ searchesRunning: () => running, ...options }, shutdown.signal, () => walkingQueries.turn()).then((value) => {
       started = value;
       if (closed) void value.close();
       return value;
@@ -104,9 +106,11 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     const filter = includeFilter(request.include);
     const walk = walkSearchable({ fs: options.fs, root: engine.root, exclude: engine.exclude, includeIgnored: request.includeIgnored });
     const scope = walkScope(rootReadable(walk), filter);
+    const ended = walkingQueries.begin();
     try {
       return { set: await runMode(request, modeContext(engine, scope, filter)), scope };
     } finally {
+      ended();
       scope.close();
     }
   }

@@ -66,13 +66,17 @@ export interface EngineParts {
 /**
  * Starts the parts. Returns once the list's first walk has begun, not ended (a query meanwhile walks the disk
  * itself); the index and the prose feed are set up when it ends. `signal` aborts the first walk (shutdown during
- * start-up): the parts then start with nothing to do.
+ * start-up): the parts then start with nothing to do. `giveWay` pauses the list's walk (./list-gives-way.ts).
  */
-export async function startEngineParts(options: SearchEngineOptions, signal: AbortSignal): Promise<EngineParts> {
+export async function startEngineParts(
+  options: SearchEngineOptions,
+  signal: AbortSignal,
+  giveWay?: () => Promise<void> | undefined,
+): Promise<EngineParts> {
   const root = await options.root();
   const exclude = await options.exclude();
   const rootSlash = root === '/' ? '/' : root + '/';
-  const fileList = createFileList({ fs: options.fs, root, changes: options.changes, exclude });
+  const fileList = createFileList({ fs: options.fs, root, changes: options.changes, exclude, ...(giveWay === undefined ? {} : { giveWay }) });
   signal.addEventListener('abort', () => fileList.close(), { once: true });
   const read = (file: { absolutePath: string }) => readSearchable(options.fs, file.absolutePath);
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });

@@ -33,6 +33,8 @@ export interface TreeContext {
   onFolder(node: FolderNode): void;
   /** True once the list is closed: a walk still running stops reading (shutdown never waits for a whole tree). */
   stopped?(): boolean;
+  /** While this returns a promise, a whole-tree walk reads no more folders until it settles (./file-list.ts). */
+  giveWay?(): Promise<void> | undefined;
 }
 
 export function newFolderNode(ctx: Pick<TreeContext, 'root' | 'rootSlash'>, relPath: string, ignored: boolean): FolderNode {
@@ -44,9 +46,21 @@ export async function readSubtree(ctx: TreeContext, node: FolderNode): Promise<v
   const queue: (FolderNode | undefined)[] = [node];
   let next = 0;
   let active = 0;
+  let waiting = false;
   await new Promise<void>((resolve, reject) => {
     const pump = () => {
       if (ctx.stopped?.()) next = queue.length; // what is queued is dropped; folders being read finish
+      const turn = next < queue.length ? ctx.giveWay?.() : undefined;
+      if (turn !== undefined) {
+        if (!waiting) {
+          waiting = true;
+          void turn.then(() => {
+            waiting = false;
+            pump();
+          });
+        }
+        return;
+      }
       while (active < FOLDERS_AT_ONCE && next < queue.length) {
         const folder = queue[next]!;
         queue[next++] = undefined;
