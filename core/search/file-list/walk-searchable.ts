@@ -6,7 +6,8 @@
  * files skipped — but without a stat per file. Size and version are not known (0 and ''): a scan needs neither,
  * since every read enforces the 1 MiB text cap itself, and that is what lets the first folder's files reach the
  * scanner before the last folder is read, as ripgrep's do. On the kernel tree the list's first walk takes ~9 s
- * (an lstat per file, behind the OS watcher's own crawl); this one reads 5 096 folders in ~0.2 s.
+ * (an lstat per file, behind the OS watcher's own crawl); this one lists its 78 255 searchable files in 0.4–0.8 s
+ * on this loaded 2-core machine (a bare readdir walk: ~0.13 s; most of the rest is matching `.gitignore` rules).
  *
  * Files come a folder at a time, in no set order; with `includeIgnored`, the package stores' files after the rest
  * (`fromStores`), in the order the list's `storeFiles` gives them. A folder that cannot be read is skipped, as
