@@ -2,7 +2,7 @@
  * `npm run bench` — measures our daemon against an anchor in the same run and prints ours / anchor / ratio.
  * Not part of CI or tests. See bench/README.md for what each figure means.
  *
- *   node --import tsx bench/run.ts [search] [search-engine] [raw] [file] [read-page] [tree] [copy] [changes] [terminal] [echo] [rpc] [git] [projects] [health-kernel]
+ *   node --import tsx bench/run.ts [search] [search-engine] [search-first] [raw] [file] [read-page] [tree] [copy] [changes] [terminal] [echo] [rpc] [git] [projects] [health-kernel]
  *   (default: all of them)
  */
 import { spawnSync } from 'node:child_process';
@@ -24,6 +24,7 @@ import { benchReadPage } from './read-page.bench.ts';
 import { benchRpc } from './rpc.bench.ts';
 import { benchSearch } from './search.bench.ts';
 import { benchSearchEngine } from './search-engine.bench.ts';
+import { benchFirstQuery } from './search-first-query.bench.ts';
 import { benchTerminal } from './terminal.bench.ts';
 import { benchTree } from './tree.bench.ts';
 
@@ -80,6 +81,10 @@ try {
   if (wants('search-engine')) {
     log('(k) search engine: /workspace/search vs rg -l (kernel tree): cold scan, indexed queries, @ search, index build, memory, disk, freshness');
     figures.push(...(await benchSearchEngine(prepared.linuxTree, token)));
+  }
+  if (wants('search-engine') || wants('search-first')) {
+    log('(k) search first query after start: /workspace/search and /ws search_in_files on a just-started daemon vs rg -n');
+    figures.push(...(await benchFirstQuery(prepared.linuxTree, token)));
   }
   if (wants('raw')) {
     log('(b) raw: /api/raw and /workspace/media vs node:http + fs.createReadStream (1 GiB)');

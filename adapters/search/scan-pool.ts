@@ -11,12 +11,15 @@
  * - A scan past its `deadlineMs`, or whose `signal` aborts, is stopped by terminating the workers busy with its
  *   batches (a synchronous read loop cannot be interrupted any other way); fresh workers replace them on demand.
  * - Results come back in the order of `files`, only files with hits, like createFsScanner's.
+ * - Streamed files (batches from a walk still running) are gathered per scan and handed out as soon as a worker
+ *   is free, so the first folder's files are being read while the walk goes on; while every worker is busy they
+ *   gather into batches of the usual size.
  */
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { MAX_SEARCHED_FILE_BYTES } from '../../core/search/answer.ts';
 import type { FileTextMatch, FindQuery } from '../../core/search/text/find-query.ts';
-import { scanTimedOut, type ScanRequest, type TextScanner } from '../../core/search/text/scanner.ts';
+import { scanBatches, scanTimedOut, type ScanRequest, type ScanTarget, type TextScanner } from '../../core/search/text/scanner.ts';
 import type { ScanBatchMessage, ScanReplyMessage } from './scan-messages.ts';
 import { startTsWorker } from './start-ts-worker.ts';
 
@@ -28,6 +31,8 @@ export interface ScanPoolOptions {
 }
 
 export interface ScanPool extends TextScanner {
+  /** Starts the workers now (each start costs ~250 ms), so a scan soon after does not wait for them. */
+  warm(): void;
   /** Terminates the workers; scans still running fail. */
   close(): Promise<void>;
   /** Worker threads alive now. */
@@ -57,9 +62,16 @@ interface PoolWorker {
 
 interface ActiveScan {
   id: number;
+  query: FindQuery;
+  /** Batches queued or on a worker. */
   outstanding: number;
   results: [number, FileTextMatch][];
-  files: readonly { path: string }[];
+  /** Every file given so far (searchable ones only): a result's index is into this. */
+  files: { path: string; absolutePath: string; size: number }[];
+  /** `files` before this index are in batches; the rest wait for more (a stream gathers them). */
+  batched: number;
+  /** The stream of files has not ended. */
+  feeding: boolean;
   settle(error?: unknown): void;
 }
 
@@ -83,14 +95,16 @@ class WorkerScanPool implements ScanPool {
     if (this.closed) return Promise.reject(new Error('the scan pool is closed'));
     return new Promise((resolve, reject) => {
       const startedAt = Date.now();
-      const files = request.files.filter((file) => file.size <= MAX_SEARCHED_FILE_BYTES);
       let timer: ReturnType<typeof setTimeout> | undefined;
       const onAbort = () => scan.settle(request.signal!.reason);
       const scan: ActiveScan = {
         id: this.nextScanId++,
+        query: request.query,
         outstanding: 0,
         results: [],
-        files,
+        files: [],
+        batched: 0,
+        feeding: true,
         settle: (error?: unknown) => {
           if (!this.scans.delete(scan)) return;
           clearTimeout(timer);
@@ -110,11 +124,56 @@ class WorkerScanPool implements ScanPool {
         const budget = request.deadlineMs - startedAt;
         timer = setTimeout(() => scan.settle(scanTimedOut(budget)), Math.max(0, budget));
       }
-      for (const message of batches(scan.id, request.query, files)) this.queue.push({ scan, message });
-      scan.outstanding = this.queue.filter((batch) => batch.scan === scan).length;
-      if (scan.outstanding === 0) return scan.settle();
-      this.dispatch();
+      void this.feed(scan, request.files);
     });
+  }
+
+  warm(): void {
+    while (!this.closed && this.workers.length < this.size) {
+      const entry = this.startWorker();
+      entry.worker.unref(); // an idle pool never keeps the process alive
+      this.armIdleTimer(entry);
+    }
+  }
+
+  /** Takes the scan's files (a list at once, a stream as it comes) into batches for the workers. */
+  private async feed(scan: ActiveScan, files: ScanRequest['files']): Promise<void> {
+    try {
+      for await (const given of scanBatches(files)) {
+        if (!this.scans.has(scan)) return; // settled meanwhile (deadline, abort, a lost worker): stops the stream
+        for (const file of given) if (file.size <= MAX_SEARCHED_FILE_BYTES) scan.files.push(file);
+        // While every worker is busy a stream's files wait, to go out in full batches.
+        this.cut(scan, this.canStartNow());
+        this.dispatch();
+      }
+    } catch (error) {
+      scan.settle(error);
+      return;
+    }
+    scan.feeding = false;
+    this.cut(scan, true);
+    if (scan.outstanding === 0) scan.settle();
+    else this.dispatch();
+  }
+
+  /** Queues the scan's files not yet in a batch: in full batches, and the rest as a smaller one when `rest`. */
+  private cut(scan: ActiveScan, rest: boolean): void {
+    while (scan.batched < scan.files.length) {
+      let end = scan.batched;
+      let bytes = 0;
+      while (end < scan.files.length && end - scan.batched < BATCH_FILES && bytes < BATCH_BYTES) bytes += scan.files[end++]!.size;
+      if (!rest && end - scan.batched < BATCH_FILES && bytes < BATCH_BYTES) return;
+      const batch: [number, string][] = [];
+      for (let index = scan.batched; index < end; index++) batch.push([index, scan.files[index]!.absolutePath]);
+      this.queue.push({ scan, message: { scan: scan.id, query: scan.query, files: batch } });
+      scan.outstanding++;
+      scan.batched = end;
+    }
+  }
+
+  /** Whether a batch queued now would start at once (a worker idle, or one more may start). */
+  private canStartNow(): boolean {
+    return this.queue.length === 0 && (this.workers.length < this.size || this.workers.some((entry) => entry.batch === undefined));
   }
 
   async close(): Promise<void> {
@@ -165,9 +224,11 @@ class WorkerScanPool implements ScanPool {
       if (!reply.ok) scan.settle(new Error(`scan failed: ${reply.message}`));
       else {
         scan.results.push(...reply.results);
-        if (--scan.outstanding === 0) scan.settle();
+        if (--scan.outstanding === 0 && !scan.feeding) scan.settle();
       }
     }
+    // A worker is free: what the streams have gathered goes out now rather than wait to fill a batch.
+    if (this.queue.length === 0) for (const active of this.scans) if (active.feeding) this.cut(active, true);
     this.dispatch();
     if (entry.batch === undefined && this.workers.includes(entry)) this.armIdleTimer(entry);
   }
@@ -200,23 +261,6 @@ class WorkerScanPool implements ScanPool {
     entry.idleTimer = undefined;
     return true;
   }
-}
-
-/** The files in batches of at most BATCH_FILES files and about BATCH_BYTES bytes. */
-function* batches(scan: number, query: FindQuery, files: readonly { absolutePath: string; size: number }[]): Generator<ScanBatchMessage> {
-  let current: [number, string][] = [];
-  let bytes = 0;
-  for (let index = 0; index < files.length; index++) {
-    const file = files[index]!;
-    current.push([index, file.absolutePath]);
-    bytes += file.size;
-    if (current.length >= BATCH_FILES || bytes >= BATCH_BYTES) {
-      yield { scan, query, files: current };
-      current = [];
-      bytes = 0;
-    }
-  }
-  if (current.length > 0) yield { scan, query, files: current };
 }
 
 function inListOrder(scan: ActiveScan): Map<string, FileTextMatch> {

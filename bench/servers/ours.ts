@@ -7,6 +7,8 @@
  *   BENCH_LIMITS  optional JSON object of further limits (experiments: '{"terminalRingBytes":8388608}')
  *   BENCH_SEARCH  optional JSON of the search engine's Node options (runtime/node/search-adapters.ts), e.g.
  *                 '{"persist":true,"indexDir":"/tmp/x","eager":true}' or '{"noIndex":true}'
+ *   BENCH_READY_AT  `listening`: print the port as soon as the server listens, without waiting for the watcher
+ *                 (the first-query-after-start figure: a client can call from that moment)
  */
 import type { NodeSearchOptions } from '../../runtime/node/search-adapters.ts';
 import { startNodeServer } from '../../runtime/node/server.ts';
@@ -30,9 +32,11 @@ const server = await startNodeServer({
 });
 // The OS watcher crawls the root at start-up (seconds on the kernel tree): measure the steady state after it.
 // A subscription's first frame, `ready`, waits for exactly that.
-const watchReady = server.changes.subscribe();
-await watchReady.next();
-watchReady.close();
+if (process.env.BENCH_READY_AT !== 'listening') {
+  const watchReady = server.changes.subscribe();
+  await watchReady.next();
+  watchReady.close();
+}
 process.stdout.write(JSON.stringify({ port: server.port, via: 'startNodeServer' }) + '\n');
 
 // Exit normally on SIGTERM so `node --cpu-prof` writes its profile (bench/profile.ts).

@@ -4,6 +4,11 @@
  * unchanged (the file list's generation; a big one is recomputed instead, the ranking being deterministic), so
  * its pages never overlap and agree on `total`, `files` and `partial`; the cursor carries only where a page
  * stopped, signed for the query.
+ *
+ * A query asked before the file list's first walk has ended (the kernel tree: ~9 s after start) does not wait
+ * for it: it walks the disk itself and scans what it finds as it finds it (./query-scope.ts), as ripgrep would,
+ * and answers `building`. That walk lists exactly the files the list will, so the answer and its order are the
+ * ones the list gives once ready, and a cursor from it pages on in the list's answer.
  */
 import { WorkspaceError } from '../../errors/workspace-error.ts';
 import type { Freshness, SearchAnswer } from '../answer.ts';
@@ -23,7 +28,12 @@ import { caughtUp } from '../file-list/caught-up.ts';
 import type { EngineParts } from './engine-parts.ts';
 import { startEngineParts } from './engine-parts.ts';
 import type { SearchEngine, SearchEngineOptions } from './engine-types.ts';
-import { runMode } from './run-mode.ts';
+import { runMode, type ModeContext } from './run-mode.ts';
+import { listGivesWay } from './list-gives-way.ts';
+import { listScope, walkScope, type QueryScope, type WalkScope } from './query-scope.ts';
+import { walkSearchable, type WalkedBatch } from '../file-list/walk-searchable.ts';
+import type { FileList } from '../file-list/file-list.ts';
+import { isFsError } from '../../../adapters/fs/fs-error.ts';
 
 /** Whole result sets kept for paging (a few queries paged at once by a few clients). */
 const CACHED_SETS = 16;
@@ -44,10 +54,13 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   let closed = false;
   const shutdown = new AbortController();
   let running = 0;
+  const walkingQueries = listGivesWay(now);
 
   function start(): Promise<EngineParts> {
     if (closed) return Promise.reject(new WorkspaceError('not-implemented', 'search has been shut down'));
-    parts ??= startEngineParts({ searchesRunning: () => running, ...options }, shutdown.signal).then((value) => {
+    // Until the list's first walk ends every text query scans: the workers start with the engine, not with it.
+    if (parts === undefined) scanner.warm?.();
+    parts ??= startEngineParts({ searchesRunning: () => running, ...options }, shutdown.signal, () => walkingQueries.turn()).then((value) => {
       started = value;
       if (closed) void value.close();
       return value;
@@ -66,14 +79,8 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       sets.set(identity, cached);
       return cached.set;
     }
-    const set = runMode(request, {
-      engine,
-      scanner,
-      filter: includeFilter(request.include),
-      deadlineMs: now() + scanBudgetMs,
-      embeddings,
-      astMatcher,
-    });
+    const filter = includeFilter(request.include);
+    const set = runMode(request, modeContext(engine, listScope(engine.fileList, request.includeIgnored, filter), filter));
     sets.set(identity, { generation, epoch, set });
     set.then(
       // A big set (a 2-character `files` query ranks most of a kernel tree) is not kept: memory, not order, is the
@@ -85,6 +92,27 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     );
     while (sets.size > CACHED_SETS) sets.delete(sets.keys().next().value!);
     return set;
+  }
+
+  function modeContext(engine: EngineParts, scope: QueryScope, filter: ((path: string) => boolean) | undefined): ModeContext {
+    return { engine, scanner, scope, filter, deadlineMs: now() + scanBudgetMs, embeddings, astMatcher };
+  }
+
+  /**
+   * A query's whole set while the list's first walk runs, from a walk of its own (not kept: the next query walks
+   * again, seeing what changed meanwhile, until the list answers).
+   */
+  async function walkedSet(engine: EngineParts, request: SearchRequest): Promise<{ set: ResultSet<RankedGroups>; scope: WalkScope }> {
+    const filter = includeFilter(request.include);
+    const walk = walkSearchable({ fs: options.fs, root: engine.root, exclude: engine.exclude, includeIgnored: request.includeIgnored });
+    const scope = walkScope(rootReadable(walk), filter);
+    const ended = walkingQueries.begin();
+    try {
+      return { set: await runMode(request, modeContext(engine, scope, filter)), scope };
+    } finally {
+      ended();
+      scope.close();
+    }
   }
 
   function freshness(engine: EngineParts): Freshness {
@@ -108,7 +136,14 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       offset = opened;
     }
     const engine = await start();
-    await engine.fileList.ready;
+    if (!engine.listed) {
+      const { set, scope } = await walkedSet(engine, request);
+      const page = takePage(set.groups, Math.min(offset, set.groups.length), request.limit);
+      // decorateContext reads only `get` of the list: the walk's files stand in for the list's.
+      await decorateContext(set.mode, page.groups, engine.symbols, { get: (path) => scope.get(path) } as Pick<FileList, 'get'> as FileList);
+      const cursor = page.next < set.groups.length ? cursors.issue(identity, page.next) : undefined;
+      return answerPage(set, page, cursor, { state: 'building', progress: 0 });
+    }
     if (!engine.fileList.isReady) throw new WorkspaceError('not-found', 'the workspace root cannot be read');
     await caughtUp(engine.fileList);
     const set = await resultSet(engine, request, identity);
@@ -146,6 +181,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     },
     async settled() {
       const engine = await start();
+      await engine.whenListed;
       await engine.fileList.settled();
       await engine.index?.settled();
       await engine.proseFeed?.settled();
@@ -158,6 +194,16 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       if (parts !== undefined) await (await parts.catch(() => undefined))?.close();
     },
   };
+}
+
+/** The direct walk, its root's failure told as the list tells it. */
+async function* rootReadable(walk: AsyncIterable<WalkedBatch>): AsyncGenerator<WalkedBatch> {
+  try {
+    yield* walk;
+  } catch (error) {
+    if (isFsError(error)) throw new WorkspaceError('not-found', 'the workspace root cannot be read');
+    throw error;
+  }
 }
 
 /** The absolute paths of a file-list array, built once per array (the list hands out one array per generation). */

@@ -31,12 +31,22 @@ const PROSE_TEXT_BYTES = 8 * 1024 * 1024;
 
 export interface EngineParts {
   root: string;
+  /** Absolute real folders never listed or searched (the agents' copies). */
+  exclude: readonly string[];
   fileList: FileList;
-  /** Absent with `index: false`. */
-  index: ContentIndex | undefined;
+  /**
+   * The list's first walk has ended and the parts that follow it are set up (the index, the prose feed): until
+   * then a query walks the disk itself (./query-scope.ts) and its answer says `building`.
+   */
+  readonly listed: boolean;
+  /** Resolves when `listed` becomes true, or the start-up was stopped. Never rejects. */
+  whenListed: Promise<void>;
+  /** Absent with `index: false`, and until `listed`. */
+  readonly index: ContentIndex | undefined;
   /** BM25 over the non-ignored text files, fed in the background (./prose-feed.ts). */
   prose: ProseIndex;
-  proseFeed: ProseFeed | undefined;
+  /** Absent until `listed` (and when the root could not be read). */
+  readonly proseFeed: ProseFeed | undefined;
   /** Definitions per file, parsed on demand and in a background pass (core/search/symbols). */
   symbols: SymbolIndex;
   /** Settles when the background symbol pass has ended (it starts after the content index's first build). */
@@ -53,11 +63,20 @@ export interface EngineParts {
   close(): Promise<void>;
 }
 
-/** `signal` aborts the first walk (shutdown during start-up): the parts then start with nothing to do. */
-export async function startEngineParts(options: SearchEngineOptions, signal: AbortSignal): Promise<EngineParts> {
+/**
+ * Starts the parts. Returns once the list's first walk has begun, not ended (a query meanwhile walks the disk
+ * itself); the index and the prose feed are set up when it ends. `signal` aborts the first walk (shutdown during
+ * start-up): the parts then start with nothing to do. `giveWay` pauses the list's walk (./list-gives-way.ts).
+ */
+export async function startEngineParts(
+  options: SearchEngineOptions,
+  signal: AbortSignal,
+  giveWay?: () => Promise<void> | undefined,
+): Promise<EngineParts> {
   const root = await options.root();
   const exclude = await options.exclude();
-  const fileList = createFileList({ fs: options.fs, root, changes: options.changes, exclude });
+  const rootSlash = root === '/' ? '/' : root + '/';
+  const fileList = createFileList({ fs: options.fs, root, changes: options.changes, exclude, ...(giveWay === undefined ? {} : { giveWay }) });
   signal.addEventListener('abort', () => fileList.close(), { once: true });
   const read = (file: { absolutePath: string }) => readSearchable(options.fs, file.absolutePath);
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -65,44 +84,15 @@ export async function startEngineParts(options: SearchEngineOptions, signal: Abo
   const now = options.now ?? Date.now;
 
   let index: ContentIndex | undefined;
+  let proseFeed: ProseFeed | undefined;
+  let listed = false;
   let unsubscribe: (() => void) | undefined;
-  // The index starts from the first walk's files: before it ends, the list has none to give.
-  const walkStartedAt = now();
-  log?.('workspace-api: listing the workspace for search…');
-  await fileList.ready;
-  if (fileList.isReady && !signal.aborted) {
-    const count = fileList.files({ includeIgnored: true }).length;
-    log?.(`workspace-api: listed ${count} files in ${((now() - walkStartedAt) / 1000).toFixed(1)} s`);
-  }
-  if (options.index !== false && fileList.isReady && !signal.aborted) {
-    const startedAt = now();
-    const progress = progressLine(log, startedAt, now);
-    index = createContentIndex({
-      files: () => fileList.files({ includeIgnored: false }),
-      read,
-      store: options.indexStore ?? new MemoryIndexStore(),
-      ...(options.indexBuilder === undefined ? {} : { builder: options.indexBuilder }),
-      onProgress: progress,
-      now,
-    });
-    const contentIndex = index;
-    unsubscribe = fileList.onChange((events) => feedIndex(contentIndex, events));
-  }
   const prose = createProseIndex({ maxBytes: PROSE_BYTES, maxTextBytes: PROSE_TEXT_BYTES });
-  const indexBuilt = index?.settled() ?? Promise.resolve();
-  const proseFeed = fileList.isReady
-    ? feedProseIndex(prose, fileList, read, {
-        fullAt: PROSE_BYTES * 0.98,
-        mayRun: async () => {
-          await indexBuilt;
-          while (options.searchesRunning?.() ?? 0) await new Promise((resolve) => setTimeout(resolve, 20));
-        },
-      })
-    : undefined;
   const symbols = new SymbolIndex({
     files: () => fileList.files({ includeIgnored: false }),
     read: async (path) => {
-      const file = fileList.get(path);
+      // Before the first walk ends, a query's files come from its own walk of the disk (./query-scope.ts).
+      const file = fileList.get(path) ?? (listed ? undefined : { absolutePath: rootSlash + path });
       const bytes = file === undefined ? undefined : await read(file);
       if (bytes === undefined) throw new Error(`${path} is gone`);
       return bytes;
@@ -116,14 +106,75 @@ export async function startEngineParts(options: SearchEngineOptions, signal: Abo
         : { parsers: options.parsers }),
     maxSymbols: BACKGROUND_SYMBOLS,
   });
+
+  // The index starts from the first walk's files: before it ends, the list has none to give.
+  const walkStartedAt = now();
+  log?.('workspace-api: listing the workspace for search…');
+  const afterWalk = (async () => {
+    await fileList.ready;
+    try {
+      return setUpAfterWalk();
+    } finally {
+      listed = true;
+    }
+  })();
+  function setUpAfterWalk() {
+    if (fileList.isReady && !signal.aborted) {
+      const count = fileList.files({ includeIgnored: true }).length;
+      log?.(`workspace-api: listed ${count} files in ${((now() - walkStartedAt) / 1000).toFixed(1)} s`);
+    }
+    if (options.index !== false && fileList.isReady && !signal.aborted) {
+      const startedAt = now();
+      const progress = progressLine(log, startedAt, now);
+      index = createContentIndex({
+        files: () => fileList.files({ includeIgnored: false }),
+        read,
+        store: options.indexStore ?? new MemoryIndexStore(),
+        ...(options.indexBuilder === undefined ? {} : { builder: options.indexBuilder }),
+        onProgress: progress,
+        now,
+      });
+      const contentIndex = index;
+      unsubscribe = fileList.onChange((events) => feedIndex(contentIndex, events));
+    }
+    const indexBuilt = index?.settled() ?? Promise.resolve();
+    if (fileList.isReady && !signal.aborted) {
+      proseFeed = feedProseIndex(prose, fileList, read, {
+        fullAt: PROSE_BYTES * 0.98,
+        mayRun: async () => {
+          await indexBuilt;
+          while (options.searchesRunning?.() ?? 0) await new Promise((resolve) => setTimeout(resolve, 20));
+        },
+      });
+    }
+    return { indexBuilt, walkedList: fileList.isReady && !signal.aborted };
+  }
   // The background pass after the content index's first build: both want the same cores.
-  const symbolPass = fileList.isReady ? indexBuilt.then(() => symbols.start()).catch(() => {}) : Promise.resolve();
+  const symbolPass = afterWalk
+    .then(async ({ indexBuilt, walkedList }) => {
+      if (!walkedList) return;
+      await indexBuilt;
+      await symbols.start();
+    })
+    .catch(() => {});
   return {
     root,
+    exclude,
     fileList,
-    index,
+    get listed() {
+      return listed;
+    },
+    whenListed: afterWalk.then(
+      () => {},
+      () => {},
+    ),
+    get index() {
+      return index;
+    },
     prose,
-    proseFeed,
+    get proseFeed() {
+      return proseFeed;
+    },
     symbols,
     symbolPass,
     read,
@@ -137,9 +188,10 @@ export async function startEngineParts(options: SearchEngineOptions, signal: Abo
       (symbols.status().state === 'ready' ? 4 : 0),
     async close() {
       symbols.stop();
+      fileList.close(); // ends the first walk if it still runs
+      await afterWalk.catch(() => {});
       proseFeed?.close();
       unsubscribe?.();
-      fileList.close();
       await index?.close();
     },
   };

@@ -18,12 +18,15 @@ import type { AstMatcher } from '../symbols/ast-matcher.ts';
 import { sourceFilesOf } from '../symbols/source-language.ts';
 import { compileFind, rewriteGrepEscapes, type CompiledFind, type FindQuery } from '../text/find-query.ts';
 import type { TextScanner } from '../text/scanner.ts';
-import { scopeFiles, type EngineParts } from './engine-parts.ts';
+import type { EngineParts } from './engine-parts.ts';
+import { fixedScope, type QueryScope } from './query-scope.ts';
 import { searchText, textTargets } from './text-search.ts';
 
 export interface ModeContext {
   engine: EngineParts;
   scanner: TextScanner;
+  /** The query's files (./query-scope.ts): the live list's, or a direct walk's while the list is building. */
+  scope: QueryScope;
   filter: ((path: string) => boolean) | undefined;
   deadlineMs: number;
   embeddings: EmbeddingsStage | undefined;
@@ -31,12 +34,12 @@ export interface ModeContext {
 }
 
 export async function runMode(request: SearchRequest, context: ModeContext): Promise<ResultSet<RankedGroups>> {
-  const scope = await scopeFiles(context.engine.fileList, request.includeIgnored, context.filter);
+  // `find` reads its scope as the scanner takes it (a walk still running streams); the other modes take it whole.
+  if (request.mode === 'find') return findMode(request.query, request, findStage(context.scope, context));
+  const scope = await context.scope.files();
   switch (request.mode) {
     case 'files':
       return filesMode(request.query, scope);
-    case 'find':
-      return findMode(request.query, request, findStage(scope, context));
     case 'q':
       return qMode(request.query, qStage(scope, context));
     case 'def':
@@ -51,11 +54,12 @@ export async function runMode(request: SearchRequest, context: ModeContext): Pro
 }
 
 /** The text matches of `query` over `scope` (the index's candidates when it is ready, else a scan). */
-function textIn(scope: readonly ListedFile[], context: ModeContext, query: FindQuery, compiled: CompiledFind = compileFind(query)) {
-  return searchText(scope, query, compiled, { scanner: context.scanner, index: context.engine.index, deadlineMs: context.deadlineMs });
+function textIn(scope: QueryScope | readonly ListedFile[], context: ModeContext, query: FindQuery, compiled: CompiledFind = compileFind(query)) {
+  const files = 'files' in scope ? scope : fixedScope(scope);
+  return searchText(files, query, compiled, { scanner: context.scanner, index: context.engine.index, deadlineMs: context.deadlineMs });
 }
 
-function findStage(scope: readonly ListedFile[], context: ModeContext): FindStage {
+function findStage(scope: QueryScope, context: ModeContext): FindStage {
   return {
     compile: compileFind,
     rewriteEscapes: rewriteGrepEscapes,
@@ -79,7 +83,7 @@ function proseStage(context: ModeContext): ProseStage {
 }
 
 function qStage(scope: readonly ListedFile[], context: ModeContext): QStage {
-  const find = findStage(scope, context);
+  const find = findStage(fixedScope(scope), context);
   return {
     classify: classifyQuery,
     files: (query) => wholeSet(filesMode(query, scope)),

@@ -1,13 +1,15 @@
 /**
  * `find`'s text matches over a scope of files: from the content index when it is ready (its candidates, always
- * verified against the bytes by the scanner, so no false positives), else by scanning every file. Ignored files
- * (searched with includeIgnored) are never indexed, so they are always scanned.
+ * verified against the bytes by the scanner, so no false positives), else by scanning every file — as a walk
+ * still running finds them, when the scope is such a walk (./query-scope.ts). Ignored files (searched with
+ * includeIgnored) are never indexed, so they are always scanned.
  */
 import { MAX_SEARCHED_FILE_BYTES } from '../answer.ts';
 import type { ContentIndex, IndexPlan } from '../content-index/content-index.ts';
 import type { ListedFile } from '../file-list/listed-file.ts';
 import type { CompiledFind, FileTextMatch, FindQuery } from '../text/find-query.ts';
 import type { ScanTarget, TextScanner } from '../text/scanner.ts';
+import type { QueryScope } from './query-scope.ts';
 
 export interface TextSearchOptions {
   scanner: TextScanner;
@@ -17,12 +19,15 @@ export interface TextSearchOptions {
 }
 
 export async function searchText(
-  scope: readonly ListedFile[],
+  scope: QueryScope,
   query: FindQuery,
   compiled: CompiledFind,
   options: TextSearchOptions,
 ): Promise<Map<string, FileTextMatch>> {
-  const files = await textTargets(scope, compiled, options.index);
+  if (scope.batches !== undefined && options.index?.status().state !== 'ready') {
+    return options.scanner.scan({ query, files: scope.batches(), deadlineMs: options.deadlineMs });
+  }
+  const files = await textTargets(await scope.files(), compiled, options.index);
   if (files.length === 0) return new Map();
   return options.scanner.scan({ query, files, deadlineMs: options.deadlineMs });
 }

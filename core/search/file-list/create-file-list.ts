@@ -36,7 +36,7 @@ import {
   type TreeContext,
 } from './read-tree.ts';
 import { NEVER_LISTED } from './search-ignored.ts';
-import { walkStoreFiles } from './store-files.ts';
+import { storeFolders, walkStoreFiles } from './store-files.ts';
 
 /** Distinct pending paths the list's subscription holds before the feed sends `resync` (a full re-walk). */
 const MAX_QUEUE = 10_000;
@@ -50,6 +50,12 @@ export interface FileListOptions {
   changes: ChangeFeed;
   /** Absolute real folders never listed (the agents' copies). */
   exclude?: readonly string[];
+  /**
+   * While this returns a promise, a walk of the whole tree (the first one, a resync) reads no more folders until
+   * it settles: a search that walks the disk itself meanwhile gets the I/O threads and the cores (the list's walk
+   * stats every file; on 2 cores it took most of the time of a query asked during it).
+   */
+  giveWay?: () => Promise<void> | undefined;
 }
 
 type LinkEntry = Extract<TreeEntry, { kind: 'link' }>;
@@ -95,8 +101,9 @@ export function createFileList(options: FileListOptions): FileList {
   }
 
   /** A context whose indexes are those of `into` (a resync fills a fresh state). */
-  function contextFor(into: TreeState): TreeContext {
+  function contextFor(into: TreeState, wholeTree = false): TreeContext {
     return {
+      ...(wholeTree && options.giveWay !== undefined ? { giveWay: options.giveWay } : {}),
       fs,
       root,
       rootSlash,
@@ -114,7 +121,7 @@ export function createFileList(options: FileListOptions): FileList {
 
   async function walkAll(): Promise<TreeState> {
     const fresh = emptyState();
-    await readSubtree(contextFor(fresh), fresh.root);
+    await readSubtree(contextFor(fresh, true), fresh.root);
     return fresh;
   }
 
@@ -453,7 +460,7 @@ export function createFileList(options: FileListOptions): FileList {
       return covers.value;
     },
     storeFiles() {
-      return walkStoreFiles(fs, rootSlash, makeFile, [...state.folders.values()]);
+      return walkStoreFiles(fs, rootSlash, makeFile, storeFolders(state.folders.values()));
     },
     close() {
       if (closed) return;

@@ -33,9 +33,11 @@ export interface TreeContext {
   onFolder(node: FolderNode): void;
   /** True once the list is closed: a walk still running stops reading (shutdown never waits for a whole tree). */
   stopped?(): boolean;
+  /** While this returns a promise, a whole-tree walk reads no more folders until it settles (./file-list.ts). */
+  giveWay?(): Promise<void> | undefined;
 }
 
-export function newFolderNode(ctx: TreeContext, relPath: string, ignored: boolean): FolderNode {
+export function newFolderNode(ctx: Pick<TreeContext, 'root' | 'rootSlash'>, relPath: string, ignored: boolean): FolderNode {
   return { relPath, path: relPath === '' ? ctx.root : ctx.rootSlash + relPath, entries: null, ignored };
 }
 
@@ -44,9 +46,21 @@ export async function readSubtree(ctx: TreeContext, node: FolderNode): Promise<v
   const queue: (FolderNode | undefined)[] = [node];
   let next = 0;
   let active = 0;
+  let waiting = false;
   await new Promise<void>((resolve, reject) => {
     const pump = () => {
       if (ctx.stopped?.()) next = queue.length; // what is queued is dropped; folders being read finish
+      const turn = next < queue.length ? ctx.giveWay?.() : undefined;
+      if (turn !== undefined) {
+        if (!waiting) {
+          waiting = true;
+          void turn.then(() => {
+            waiting = false;
+            pump();
+          });
+        }
+        return;
+      }
       while (active < FOLDERS_AT_ONCE && next < queue.length) {
         const folder = queue[next]!;
         queue[next++] = undefined;
@@ -151,14 +165,7 @@ export async function makeEntry(
     const file = ctx.makeFile(relPath, stat.size, stat.version, childIgnored(parent, matcher, name, false));
     return { entry: { name, kind: 'file', file } };
   }
-  if (type === 'dir') {
-    const onDemand = ON_DEMAND_FOLDERS.has(name);
-    if (name === NEVER_LISTED || onDemand || ctx.exclude.has(path)) {
-      return { entry: { name, kind: 'folder', folder: undefined, onDemand } };
-    }
-    const child = newFolderNode(ctx, relPath, childIgnored(parent, matcher, name, true));
-    return { entry: { name, kind: 'folder', folder: child, onDemand: false }, child };
-  }
+  if (type === 'dir') return folderEntry(ctx, parent, matcher, name);
   if (type === 'symlink') {
     const entry: Extract<TreeEntry, { kind: 'link' }> = { name, kind: 'link', target: 'none', resolved: undefined };
     await resolveLink(ctx, path, entry);
@@ -166,6 +173,25 @@ export async function makeEntry(
     return { entry };
   }
   return { entry: { name, kind: 'other' } };
+}
+
+/**
+ * The entry for the child folder `name` of `parent`: a name only (`.git`, a package store walked on demand, an
+ * excluded folder), else a fresh node to read, ignored or not by search's rules.
+ */
+export function folderEntry(
+  ctx: Pick<TreeContext, 'root' | 'rootSlash' | 'exclude'>,
+  parent: FolderNode,
+  matcher: FolderMatcher | undefined,
+  name: string,
+): MadeEntry {
+  const relPath = childRelPath(parent.relPath, name);
+  const onDemand = ON_DEMAND_FOLDERS.has(name);
+  if (name === NEVER_LISTED || onDemand || ctx.exclude.has(ctx.rootSlash + relPath)) {
+    return { entry: { name, kind: 'folder', folder: undefined, onDemand } };
+  }
+  const child = newFolderNode(ctx, relPath, childIgnored(parent, matcher, name, true));
+  return { entry: { name, kind: 'folder', folder: child, onDemand: false }, child };
 }
 
 /** Fills in what the link at `path` points at now (ori lists links to regular files). */

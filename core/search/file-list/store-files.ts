@@ -14,22 +14,27 @@ import { NEVER_LISTED } from './search-ignored.ts';
 export const MAX_STORE_FILES = 200_000;
 const STATS_AT_ONCE = 16;
 
-export async function* walkStoreFiles(
-  fs: FileSystem,
-  rootSlash: string,
-  makeFile: MakeListedFile,
-  folders: readonly FolderNode[],
-  maxFiles = MAX_STORE_FILES,
-): AsyncGenerator<ListedFile> {
+/** The root-relative paths of the on-demand folders among `folders`' entries. */
+export function storeFolders(folders: Iterable<FolderNode>): string[] {
   const stores: string[] = [];
   for (const folder of folders) {
     for (const entry of folder.entries ?? []) {
       if (entry.kind === 'folder' && entry.onDemand) stores.push(childRelPath(folder.relPath, entry.name));
     }
   }
-  stores.sort();
+  return stores;
+}
+
+/** The files inside `stores` (root-relative folder paths), in order of store path. */
+export async function* walkStoreFiles(
+  fs: FileSystem,
+  rootSlash: string,
+  makeFile: MakeListedFile,
+  stores: readonly string[],
+  maxFiles = MAX_STORE_FILES,
+): AsyncGenerator<ListedFile> {
   let count = 0;
-  for (const store of stores) {
+  for (const store of [...stores].sort()) {
     const stack = [store];
     while (stack.length > 0) {
       const relDir = stack.pop()!;

@@ -26,15 +26,21 @@ export interface ScanTarget {
 
 export interface ScanRequest {
   query: FindQuery;
-  files: readonly ScanTarget[];
+  /**
+   * The files; or batches of them as a walk finds them, so the scan starts before the walk ends (a search asked
+   * while the file list's first walk runs). The scan ends once the batches have and every file is read.
+   */
+  files: readonly ScanTarget[] | AsyncIterable<readonly ScanTarget[]>;
   signal?: AbortSignal;
   /** A `Date.now()` time past which the scan fails (scanTimedOut). */
   deadlineMs?: number;
 }
 
 export interface TextScanner {
-  /** Files with hits only, keyed by `path`, in the order of `files`. */
+  /** Files with hits only, keyed by `path`, in the order of `files` (of the batches, as they came). */
   scan(request: ScanRequest): Promise<Map<string, FileTextMatch>>;
+  /** Gets ready for a scan soon (Node: starts the worker threads, so the first query does not wait for them). */
+  warm?(): void;
 }
 
 /** Files read ahead of the matcher, so storage latency overlaps matching. */
@@ -45,24 +51,29 @@ export function createFsScanner(fs: FileSystem): TextScanner {
     async scan({ query, files, signal, deadlineMs }) {
       const startedAt = Date.now();
       const compiled = compileFind(query);
-      const searchable = files.filter((file) => file.size <= MAX_SEARCHED_FILE_BYTES);
       const results = new Map<string, FileTextMatch>();
-      const reads: Promise<Uint8Array | undefined>[] = [];
-      const startRead = (at: number) => {
-        if (at < searchable.length && reads[at] === undefined) reads[at] = readSearchable(fs, searchable[at]!.absolutePath);
+      const check = () => {
+        signal?.throwIfAborted();
+        if (deadlineMs !== undefined && Date.now() > deadlineMs) throw scanTimedOut(deadlineMs - startedAt);
       };
-      try {
-        for (let at = 0; at < searchable.length; at++) {
-          signal?.throwIfAborted();
-          if (deadlineMs !== undefined && Date.now() > deadlineMs) throw scanTimedOut(deadlineMs - startedAt);
-          for (let ahead = at; ahead < at + READ_AHEAD; ahead++) startRead(ahead);
-          const bytes = await reads[at]!;
-          reads[at] = DONE; // let the bytes go
-          const match = bytes === undefined ? null : compiled.matchBytes(bytes);
-          if (match !== null) results.set(searchable[at]!.path, match);
+      for await (const batch of scanBatches(files)) {
+        const searchable = batch.filter((file) => file.size <= MAX_SEARCHED_FILE_BYTES);
+        const reads: Promise<Uint8Array | undefined>[] = [];
+        const startRead = (at: number) => {
+          if (at < searchable.length && reads[at] === undefined) reads[at] = readSearchable(fs, searchable[at]!.absolutePath);
+        };
+        try {
+          for (let at = 0; at < searchable.length; at++) {
+            check();
+            for (let ahead = at; ahead < at + READ_AHEAD; ahead++) startRead(ahead);
+            const bytes = await reads[at]!;
+            reads[at] = DONE; // let the bytes go
+            const match = bytes === undefined ? null : compiled.matchBytes(bytes);
+            if (match !== null) results.set(searchable[at]!.path, match);
+          }
+        } finally {
+          for (const read of reads) read?.catch(() => {}); // reads ahead of a failure finish unobserved
         }
-      } finally {
-        for (const read of reads) read?.catch(() => {}); // reads ahead of a failure finish unobserved
       }
       return results;
     },
@@ -70,6 +81,16 @@ export function createFsScanner(fs: FileSystem): TextScanner {
 }
 
 const DONE: Promise<undefined> = Promise.resolve(undefined);
+
+/** A scan's files as batches: a list is one batch. */
+export async function* scanBatches(files: ScanRequest['files']): AsyncGenerator<readonly ScanTarget[]> {
+  if (isFileList(files)) yield files;
+  else yield* files;
+}
+
+function isFileList(files: ScanRequest['files']): files is readonly ScanTarget[] {
+  return Array.isArray(files);
+}
 
 /** The failure of a scan past its deadline; `budgetMs` is how long it was given. */
 export function scanTimedOut(budgetMs: number): WorkspaceError {

@@ -40,6 +40,38 @@ describe('createScanPool', () => {
     expect(needles.get('many/f000.txt')?.hits[0]).toEqual({ line: 2, text: 'needle 0', spans: [{ start: 0, end: 6 }], tags: [{ kind: 'text' }] });
   });
 
+  it('scans a stream of batches as they come (the first before the next is given), in the order given', async () => {
+    const all = await targets(tree, [...SCAN_PATHS, ...Array.from({ length: 700 }, (_, i) => `many/f${String(i).padStart(3, '0')}.txt`)]);
+    let next: (() => void) | undefined;
+    async function* stream() {
+      yield all.slice(0, 3);
+      // A walk still going on: the rest comes when the test says.
+      await new Promise<void>((resolve) => (next = resolve));
+      yield all.slice(3, 400);
+      yield [];
+      yield all.slice(400);
+    }
+    let settled = false;
+    const scanning = pool.scan({ query: query('widget|needle'), files: stream() }).finally(() => (settled = true));
+    await waitFor(() => next, { what: 'the pool asking for the second batch' });
+    await pool.scan({ query: query('x'), files: all.slice(0, 1) }); // the first batch is on a worker or done by now
+    expect(settled).toBe(false); // the scan waits for the stream to end
+    next!();
+    const streamed = await scanning;
+    expect([...streamed]).toEqual([...(await pool.scan({ query: query('widget|needle'), files: all }))]);
+    expect([...streamed.keys()].slice(0, 2)).toEqual(['z/last.txt', 'src/a.ts']);
+  });
+
+  it('fails a scan whose stream fails, and keeps serving', async () => {
+    const files = await targets(tree, SCAN_PATHS);
+    async function* failing() {
+      yield files;
+      throw new Error('the walk failed');
+    }
+    await expect(pool.scan({ query: query('widget'), files: failing() })).rejects.toThrow('the walk failed');
+    expect([...(await pool.scan({ query: query('widget'), files }))]).toEqual(EXPECTED_WIDGET);
+  });
+
   it('answers an empty list at once, and runs concurrent scans side by side', async () => {
     expect((await pool.scan({ query: query('x'), files: [] })).size).toBe(0);
     const files = await targets(tree, SCAN_PATHS);

@@ -125,15 +125,72 @@ export async function openBuilding(
   };
   const fixture = await createFixture(backend, seed, { ...fixtureOptions, search: { ...fixtureOptions.search, indexBuilder: builder() } });
   fs = fixture.fs;
+  const wrapped = wrapFixture(fixture, release);
+  return {
+    ...wrapped,
+    // The state this fixture stands for begins once the file list's first walk has ended and the index waits (a
+    // search before that walks the disk itself: ./search-walking.test.ts). So a search here starts the engine, as
+    // any search does, and is sent once the list is walked; a refused request still starts nothing.
+    async search(input) {
+      fixture.app.search.start();
+      await waitFor(() => fixture.app.search.readyFileList(), { what: "the file list's first walk" });
+      return wrapped.search(input);
+    },
+    release,
+  };
+}
+
+/**
+ * A workspace whose file list is held in its first walk until `release()`: the list's first `readdir` of `held`
+ * (an absolute folder; default the root) waits, and `openWalking` returns once it has been called, so the list
+ * has not reached that folder's files. Later reads of it (a search's own walk of the disk) pass. Every answer
+ * before `release()` comes from that walk: `freshness: { state: 'building', progress: 0 }`.
+ */
+export async function openWalking(
+  backend: BackendName,
+  seed: Seed,
+  options: FixtureOptions & { held?: (root: string) => string } = {},
+): Promise<SearchFixture & { release(): void }> {
+  const { held = (root: string) => root, wrap = (fs: FileSystem) => fs, ...fixtureOptions } = options;
+  let release!: () => void;
+  let reached!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const reachedGate = new Promise<void>((resolve) => (reached = resolve));
+  let heldPath: string | undefined;
+  let holding = false;
+  const holdFirstReaddir = (fs: FileSystem): FileSystem =>
+    new Proxy(fs, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver);
+        if (typeof value !== 'function') return value;
+        if (key !== 'readdir') return value.bind(target);
+        return async (path: string, ...rest: unknown[]) => {
+          if (!holding && path === heldPath) {
+            holding = true;
+            reached();
+            await gate;
+          }
+          return (value as (...args: unknown[]) => unknown).call(target, path, ...rest);
+        };
+      },
+    });
+  const fixture = await createFixture(backend, seed, { ...fixtureOptions, wrap: (fs) => holdFirstReaddir(wrap(fs)) });
+  heldPath = held(fixture.root);
+  fixture.app.search.start();
+  await reachedGate;
   return { ...wrapFixture(fixture, release), release };
 }
 
-/** The same seed twice: settled (index) and building (scan). */
+/**
+ * The same seed three times: settled (index), building (the list walked, the index held: a scan of the list's
+ * files) and walking (the list held in its first walk: a scan of the search's own walk of the disk).
+ */
 export interface SearchPair {
   readonly fresh: SearchFixture;
   readonly building: SearchFixture;
+  readonly walking: SearchFixture;
   /**
-   * The answer of the settled workspace, after checking that the scan answers exactly the same (all but
+   * The answer of the settled workspace, after checking that both scans answer exactly the same (all but
    * `freshness`, and the cursor's signature: each instance signs its own), and that each says where its
    * answer came from.
    */
@@ -142,19 +199,22 @@ export interface SearchPair {
 }
 
 export async function searchPair(backend: BackendName, seed: Seed): Promise<SearchPair> {
-  const [fresh, building] = await Promise.all([openSearch(backend, seed), openBuilding(backend, seed)]);
+  const [fresh, building, walking] = await Promise.all([openSearch(backend, seed), openBuilding(backend, seed), openWalking(backend, seed)]);
   return {
     fresh,
     building,
+    walking,
     async both(input) {
-      const [indexed, scanned] = await Promise.all([fresh.search(input), building.search(input)]);
+      const [indexed, scanned, walked] = await Promise.all([fresh.search(input), building.search(input), walking.search(input)]);
       expect(indexed.freshness).toEqual(FRESH);
       expect(scanned.freshness).toEqual({ state: 'building', progress: 0 });
+      expect(walked.freshness, 'walking').toEqual({ state: 'building', progress: 0 });
       expect(comparable(scanned)).toEqual(comparable(indexed));
+      expect(comparable(walked), 'walking').toEqual(comparable(indexed));
       return indexed;
     },
     async cleanup() {
-      await Promise.all([fresh.cleanup(), building.cleanup()]);
+      await Promise.all([fresh.cleanup(), building.cleanup(), walking.cleanup()]);
     },
   };
 }
@@ -168,7 +228,7 @@ export function withoutFreshness(answer: SearchAnswer): Omit<SearchAnswer, 'fres
 }
 
 /** An answer without what differs between two instances: `freshness`, and the cursor beyond its offset. */
-function comparable(answer: SearchAnswer): Omit<SearchAnswer, 'freshness'> {
+export function comparable(answer: SearchAnswer): Omit<SearchAnswer, 'freshness'> {
   const rest = withoutFreshness(answer);
   if (rest.cursor !== undefined) rest.cursor = rest.cursor.split('.')[0] + '.<signature>';
   return rest;

@@ -18,6 +18,17 @@ describe.each(BACKENDS)('createFsScanner (%s)', (backend) => {
     expect([...found]).toEqual(EXPECTED_WIDGET);
   });
 
+  it('takes the files as a stream of batches too, answering in the order they came', async () => {
+    const tree = await build(SCAN_SEED);
+    const files = await targets(tree, SCAN_PATHS);
+    async function* batches() {
+      yield files.slice(0, 2);
+      yield [];
+      yield files.slice(2);
+    }
+    expect([...(await createFsScanner(tree.fs).scan({ query: query('widget'), files: batches() }))]).toEqual(EXPECTED_WIDGET);
+  });
+
   it('skips a file deleted since the listing, and one that grew over 1 MiB (re-checked on read)', async () => {
     const tree = await build({ 'a.txt': 'widget', 'b.txt': 'widget', 'grown.txt': 'widget' });
     const files = await targets(tree, ['a.txt', 'b.txt', 'grown.txt']);
