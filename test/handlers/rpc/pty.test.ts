@@ -310,16 +310,21 @@ describe('/ws terminals: pty_spawn, pty_write, pty_resize, pty_kill, pty_attach,
 
   describe('reconnecting', () => {
     it('a UI that loses its socket mid-stream and reattaches from its last offset sees every byte exactly once', async () => {
+      // The program stops half-way (at `read`) until the test lets it go, so the socket is lost mid-stream whatever
+      // the machine's speed, and the second half is written while no client is attached.
       const first = await connect();
       const { pid } = (await first.ok('pty_spawn', { sessionId: 'ui' })) as { pid: number };
-      await first.ok('pty_write', { sessionId: 'ui', data: 'for i in $(seq 1 3000); do echo "line-$i"; done; echo "fin-$((5*5))"\n' });
-      await waitForPtyText(first, 'ui', 'line-20\r\n');
+      const program = 'for i in $(seq 1 3000); do echo "line-$i"; done; read _go; for i in $(seq 3001 6000); do echo "line-$i"; done; echo "fin-$((5*5))"';
+      await first.ok('pty_write', { sessionId: 'ui', data: `${program}\n` });
+      await waitForPtyText(first, 'ui', 'line-3000\r\n');
       await first.close();
       const resumeAt = receivedEnd(first, 'ui');
       expect(ptyText(first, 'ui')).not.toContain('fin-25'); // it was mid-stream
       expect(session('ui').running).toBe(true);
 
       const second = await connect();
+      await second.ok('pty_write', { sessionId: 'ui', data: '\n' }); // the second half, while nobody is attached
+      await waitFor(() => session('ui').text().includes('fin-25'), { what: "the program's second half" });
       const reply = await second.call('pty_attach', { sessionId: 'ui', from: resumeAt });
       expect(reply).toEqual({ id: reply.id, ok: true, result: { pid, from: resumeAt, end: expect.any(Number), truncated: false } });
       expect((reply.result as { end: number }).end).toBeGreaterThanOrEqual(resumeAt);
@@ -334,6 +339,7 @@ describe('/ws terminals: pty_spawn, pty_write, pty_resize, pty_kill, pty_attach,
       expect(ptyText(first, 'ui') + ptyText(second, 'ui')).toBe(ptyText(fresh, 'ui'));
       expect(ptyText(fresh, 'ui')).toBe(session('ui').text());
       expect(ptyText(fresh, 'ui').match(/line-3000\r\n/g)).toHaveLength(1);
+      expect(ptyText(fresh, 'ui').match(/line-6000\r\n/g)).toHaveLength(1);
       await fresh.ok('pty_kill', { sessionId: 'ui' });
     });
 
