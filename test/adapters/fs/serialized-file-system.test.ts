@@ -17,7 +17,7 @@ async function makeRoot(): Promise<string> {
 runFileSystemContract('SerializedFileSystem over MemoryFileSystem', async () => {
   const inner = new MemoryFileSystem();
   await inner.mkdir('/ws');
-  return { fs: new SerializedFileSystem(inner), root: '/ws', cleanup: async () => {} };
+  return { fs: new SerializedFileSystem(inner), root: '/ws', cleanup: async () => {}, serializesWriters: true };
 });
 
 runFileSystemContract('SerializedFileSystem over NodeFileSystem', async () => {
@@ -26,6 +26,7 @@ runFileSystemContract('SerializedFileSystem over NodeFileSystem', async () => {
     fs: new SerializedFileSystem(new NodeFileSystem()),
     root,
     cleanup: () => nodeFs.rm(root, { recursive: true, force: true }),
+    serializesWriters: true,
   };
 });
 
