@@ -66,12 +66,14 @@ describe('killTree', () => {
   });
 
   it('SIGKILLs what ignores SIGTERM once the grace period is over', async () => {
-    const leader = spawn('/bin/sh', ['-c', "trap '' TERM; sleep 100 & trap '' TERM; wait"], { detached: true, stdio: 'ignore' });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The child's pid is written once the trap is set and the child (which inherits the ignored TERM) runs.
+    const childFile = join(scratch, 'ignoring-child');
+    const leader = spawn('/bin/sh', ['-c', `trap '' TERM; sleep 100 & echo $! > ${childFile}; wait`], { detached: true, stdio: 'ignore' });
+    const child = await waitFor(() => readFile(childFile, 'utf8').then((text) => (text.endsWith('\n') ? Number(text) : undefined), () => undefined));
     const started = Date.now();
     await host.killTree(leader.pid!, { graceMs: 300 });
     expect(Date.now() - started).toBeGreaterThanOrEqual(280);
-    expect(isRunning(leader.pid!)).toBe(false);
+    expect([isRunning(leader.pid!), isRunning(child)]).toEqual([false, false]);
   });
 });
 
