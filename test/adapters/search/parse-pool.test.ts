@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import type { Worker } from 'node:worker_threads';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createParsePool, type ParsePool } from '../../../adapters/search/parse-pool.ts';
 import { TreeSitterParsers } from '../../../adapters/search/tree-sitter-parsers.ts';
 import { inProcessAstMatcher } from '../../../core/search/symbols/ast-matcher.ts';
@@ -102,17 +102,25 @@ describe('createParsePool', () => {
   });
 
   it('a request keeps the worker: the idle clock starts after the last answer', async () => {
-    const { pool, workers, exited } = observedPool(1000);
-    pools.push(pool);
-    const text = await fixtureText('src/widgets.ts');
-    const startedAt = Date.now();
-    for (let i = 0; i < 6; i++) {
-      await pool.symbolsOf('src/widgets.ts', text);
-      await new Promise((resolve) => setTimeout(resolve, 250));
+    // The idle clock is faked, so a loaded machine's late timers cannot make a gap look longer than it was.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const { pool, workers, exited } = observedPool(1000);
+      pools.push(pool);
+      const text = await fixtureText('src/widgets.ts');
+      for (let i = 0; i < 6; i++) {
+        await pool.symbolsOf('src/widgets.ts', text);
+        vi.advanceTimersByTime(999);
+      }
+      // Six times idleMs in all, never idleMs between two requests: still the first worker.
+      expect([workers.length, exited.size, pool.workerCount]).toEqual([1, 0, 1]);
+      const exit = new Promise((resolve) => workers[0]!.once('exit', resolve));
+      vi.advanceTimersByTime(1); // idleMs since the last answer: the worker goes
+      await exit;
+      expect([workers.length, exited.size, pool.workerCount]).toEqual([1, 1, 0]);
+    } finally {
+      vi.useRealTimers();
     }
-    // Longer than idleMs in all, never idleMs between two requests: still the first worker.
-    expect(Date.now() - startedAt).toBeGreaterThan(1000);
-    expect([workers.length, exited.size, pool.workerCount]).toEqual([1, 0, 1]);
   });
 
   it('a worker killed mid-request answers [] for that request, and the queued one runs on a fresh worker', async () => {
