@@ -6,7 +6,8 @@
  * terminal test after it timed out, in this run and in the next ones. It also keeps git's and npm's user
  * configuration and the search index's cache folder (~/.cache) out of the tests.
  *
- * Forked workers inherit the environment set here (it runs in the main process before they start).
+ * Forked workers inherit the environment set here (it runs in the main process before they start); each test
+ * file then moves to an empty HOME of its own inside this one (home-per-file.ts, vitest setupFiles).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,8 +15,9 @@ import { join } from 'node:path';
 
 export default function setup(): () => void {
   const home = mkdtempSync(join(tmpdir(), 'wsapi-test-home-'));
-  const saved = { HOME: process.env.HOME, XDG_CACHE_HOME: process.env.XDG_CACHE_HOME, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME };
+  const saved = { HOME: process.env.HOME, WSAPI_TEST_RUN_HOME: process.env.WSAPI_TEST_RUN_HOME, XDG_CACHE_HOME: process.env.XDG_CACHE_HOME, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME };
   process.env.HOME = home;
+  process.env.WSAPI_TEST_RUN_HOME = home;
   delete process.env.XDG_CACHE_HOME;
   delete process.env.XDG_CONFIG_HOME;
   // A non-interactive bash reads $BASH_ENV, sh reads $ENV: neither may point into the machine's files.

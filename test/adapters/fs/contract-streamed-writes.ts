@@ -9,10 +9,17 @@ import type { FileSystem } from '../../../adapters/fs/file-system.ts';
 export interface StreamedWritesBackend {
   fs: FileSystem;
   root: string;
+  /**
+   * Whether writers to one path queue behind each other (SerializedFileSystem): then a plain write cannot land
+   * while a streamed write to the same path is in flight, and runs after it commits.
+   */
+  serializesWriters?: boolean;
 }
 
 interface Source {
   stream: ReadableStream<Uint8Array>;
+  /** Settles once the consumer has taken every byte and the source waits on its gate: the write is in flight. */
+  readonly atGate: Promise<void>;
   /** True once the consumer cancelled the stream. */
   readonly cancelled: boolean;
   /** Bytes handed to the consumer so far. */
@@ -25,6 +32,8 @@ function sourceOf(bytes: Uint8Array, options: { chunk?: number; failAfter?: numb
   let position = 0;
   let step = 0;
   const state = { cancelled: false, delivered: 0 };
+  let reachedGate!: () => void;
+  const atGate = new Promise<void>((resolve) => (reachedGate = resolve));
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (options.failAfter !== undefined && position >= options.failAfter) {
@@ -32,6 +41,7 @@ function sourceOf(bytes: Uint8Array, options: { chunk?: number; failAfter?: numb
         return;
       }
       if (position >= bytes.byteLength) {
+        reachedGate();
         await options.gate; // the last step waits, so a test can act while the write is in flight
         controller.close();
         return;
@@ -48,6 +58,7 @@ function sourceOf(bytes: Uint8Array, options: { chunk?: number; failAfter?: numb
   });
   return {
     stream,
+    atGate,
     get cancelled() {
       return state.cancelled;
     },
@@ -92,24 +103,18 @@ export function describeStreamedWrites(backend: () => StreamedWritesBackend): vo
   const names = async (relative: string) => (await fs().readdir(p(relative))).map((e) => e.name).sort();
 
   /**
-   * Starts a plain write while a gated write is in flight, gives it time to land, then opens the gate and
-   * says whether the plain write had finished before the gated one could commit.
+   * Runs a plain write of `content` to `relative` while `source`'s write to the same path is in flight (every
+   * byte taken, the source waiting on `gate`), then lets the streamed write commit. Where writers run
+   * concurrently the plain write is awaited to land before the gate opens, so it always lands first; where
+   * writers to one path are serialised (`serializesWriters`) it cannot land until the streamed write commits,
+   * so the gate opens first. Either way the test knows which outcome it must see, with no timing involved.
    */
-  async function writeWhileInFlight(
-    relative: string,
-    content: string,
-    gate: { resolve(): void },
-  ): Promise<'before the commit' | 'after the commit'> {
-    await new Promise((r) => setTimeout(r, 20));
-    let landed = false;
-    const write = fs()
-      .write(p(relative), content)
-      .then(() => (landed = true));
-    await new Promise((r) => setTimeout(r, 50));
-    const when = landed ? 'before the commit' : 'after the commit';
+  async function writeWhileInFlight(relative: string, content: string, source: Source, gate: { resolve(): void }): Promise<void> {
+    await source.atGate;
+    const write = fs().write(p(relative), content);
+    if (!backend().serializesWriters) await write;
     gate.resolve();
     await write;
-    return when;
   }
 
   describe('writeStream', () => {
@@ -222,17 +227,18 @@ export function describeStreamedWrites(backend: () => StreamedWritesBackend): vo
     it('ifVersion is checked again at the commit: a write while the data arrived wins, nothing is replaced', async () => {
       const { version } = await put('f', 'v1');
       const gate = deferred();
-      const streamed = fs()
-        .writeStream(p('f'), sourceOf(pattern(100_000), { gate: gate.promise }).stream, { ifVersion: version })
+      const source = sourceOf(pattern(100_000), { gate: gate.promise });
+      const result = fs()
+        .writeStream(p('f'), source.stream, { ifVersion: version })
         .then(
           () => 'written',
           (error: unknown) => error,
         );
-      const meanwhile = await writeWhileInFlight('f', 'written meanwhile', gate);
+      await writeWhileInFlight('f', 'written meanwhile', source, gate);
       // A backend that lets the plain write land first must refuse the stream's commit; one that serialises
-      // writers (SerializedFileSystem) runs the plain write after the stream: either way, a serial outcome.
-      if (meanwhile === 'before the commit') expect(await streamed).toMatchObject({ code: 'version-mismatch' });
-      else expect(await streamed).toBe('written');
+      // writers (SerializedFileSystem) runs the plain write after the stream commits: a serial outcome either way.
+      if (backend().serializesWriters) expect(await result).toBe('written');
+      else expect(await result).toMatchObject({ code: 'version-mismatch' });
       expect(await readText('f')).toBe('written meanwhile');
       expect(await names('')).toEqual(['f']);
     });
@@ -244,15 +250,16 @@ export function describeStreamedWrites(backend: () => StreamedWritesBackend): vo
         fs().writeStream(p('new'), sourceOf(encoder.encode('second')).stream, { exclusive: true }),
       ).rejects.toMatchObject({ code: 'exists' });
       const gate = deferred();
-      const streamed = fs()
-        .writeStream(p('race'), sourceOf(pattern(1000), { gate: gate.promise }).stream, { exclusive: true })
+      const source = sourceOf(pattern(1000), { gate: gate.promise });
+      const result = fs()
+        .writeStream(p('race'), source.stream, { exclusive: true })
         .then(
           () => 'written',
           (error: unknown) => error,
         );
-      const meanwhile = await writeWhileInFlight('race', 'created meanwhile', gate);
-      if (meanwhile === 'before the commit') expect(await streamed).toMatchObject({ code: 'exists' });
-      else expect(await streamed).toBe('written');
+      await writeWhileInFlight('race', 'created meanwhile', source, gate);
+      if (backend().serializesWriters) expect(await result).toBe('written');
+      else expect(await result).toMatchObject({ code: 'exists' });
       expect(await readText('race')).toBe('created meanwhile');
       expect(await readText('new')).toBe('first');
       expect(await names('')).toEqual(['new', 'race']);

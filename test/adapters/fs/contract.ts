@@ -12,6 +12,8 @@ export interface ContractBackend {
   fs: FileSystem;
   root: string;
   cleanup(): Promise<void>;
+  /** Writers to one path queue behind each other (SerializedFileSystem); see contract-streamed-writes.ts. */
+  serializesWriters?: boolean;
 }
 
 const encoder = new TextEncoder();
@@ -68,9 +70,10 @@ export function runFileSystemContract(name: string, makeBackend: () => Promise<C
     let fs: FileSystem;
     let root: string;
     let cleanup: () => Promise<void>;
+    let serializesWriters: boolean | undefined;
 
     beforeEach(async () => {
-      ({ fs, root, cleanup } = await makeBackend());
+      ({ fs, root, cleanup, serializesWriters } = await makeBackend());
     });
     afterEach(async () => {
       await cleanup();
@@ -786,7 +789,7 @@ export function runFileSystemContract(name: string, makeBackend: () => Promise<C
       });
     });
 
-    describeStreamedWrites(() => ({ fs, root }));
+    describeStreamedWrites(() => ({ fs, root, serializesWriters }));
 
     describe('mkdir', () => {
       it('creates an empty folder', async () => {

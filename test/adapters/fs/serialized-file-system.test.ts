@@ -17,7 +17,7 @@ async function makeRoot(): Promise<string> {
 runFileSystemContract('SerializedFileSystem over MemoryFileSystem', async () => {
   const inner = new MemoryFileSystem();
   await inner.mkdir('/ws');
-  return { fs: new SerializedFileSystem(inner), root: '/ws', cleanup: async () => {} };
+  return { fs: new SerializedFileSystem(inner), root: '/ws', cleanup: async () => {}, serializesWriters: true };
 });
 
 runFileSystemContract('SerializedFileSystem over NodeFileSystem', async () => {
@@ -26,6 +26,7 @@ runFileSystemContract('SerializedFileSystem over NodeFileSystem', async () => {
     fs: new SerializedFileSystem(new NodeFileSystem()),
     root,
     cleanup: () => nodeFs.rm(root, { recursive: true, force: true }),
+    serializesWriters: true,
   };
 });
 
@@ -38,20 +39,27 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
   return { promise, resolve };
 }
 
-/** A one-chunk source that closes only once `gate` resolves: a write that stays in flight on demand. */
-function gatedSource(text: string, gate: Promise<void>): ReadableStream<Uint8Array> {
+/**
+ * A one-chunk source that closes only once `gate` resolves: a write that stays in flight on demand. `atGate`
+ * settles once the writer has taken the chunk and waits for the close, i.e. it holds its path's lock.
+ */
+function gatedSource(text: string, gate: Promise<void>): { stream: ReadableStream<Uint8Array>; atGate: Promise<void> } {
   let sent = false;
-  return new ReadableStream<Uint8Array>({
+  let reachedGate!: () => void;
+  const atGate = new Promise<void>((resolve) => (reachedGate = resolve));
+  const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (!sent) {
         sent = true;
         controller.enqueue(encoder.encode(text));
         return;
       }
+      reachedGate();
       await gate;
       controller.close();
     },
   });
+  return { stream, atGate };
 }
 
 /** Lets pending promise callbacks and a few I/O turns run. */
@@ -110,10 +118,9 @@ describe.each(backends)('SerializedFileSystem over %s', (_name, makeBackend) => 
   it('streamed conditional writes race the same way: one wins, the rest are version-mismatch', async () => {
     const { version } = await fs.write(p('f'), 'base');
     const gate = deferred();
-    const pending = Array.from({ length: 8 }, (_, i) =>
-      fs.writeStream(p('f'), gatedSource(`stream ${i}`, gate.promise), { ifVersion: version }),
-    );
-    await settle();
+    const sources = Array.from({ length: 8 }, (_, i) => gatedSource(`stream ${i}`, gate.promise));
+    const pending = sources.map((source) => fs.writeStream(p('f'), source.stream, { ifVersion: version }));
+    await Promise.race(sources.map((source) => source.atGate)); // one holds the lock, the rest queue behind it
     gate.resolve();
     const results = await Promise.allSettled(pending);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
@@ -127,8 +134,9 @@ describe.each(backends)('SerializedFileSystem over %s', (_name, makeBackend) => 
     await fs.write(p('a'), 'a0');
     const gate = deferred();
     const order: string[] = [];
-    const slow = fs.writeStream(p('a'), gatedSource('a1', gate.promise)).then(() => order.push('slow a'));
-    await settle();
+    const source = gatedSource('a1', gate.promise);
+    const slow = fs.writeStream(p('a'), source.stream).then(() => order.push('slow a'));
+    await source.atGate;
     const sameAfter = fs.write(p('a'), 'a2').then(() => order.push('same a'));
     await fs.write(p('b'), 'b1');
     order.push('other b');
@@ -146,8 +154,9 @@ describe.each(backends)('SerializedFileSystem over %s', (_name, makeBackend) => 
     await fs.symlink(p('target'), p('l2'));
     const gate = deferred();
     const order: string[] = [];
-    const slow = fs.writeStream(p('l1'), gatedSource('via l1', gate.promise)).then(() => order.push('l1'));
-    await settle();
+    const source = gatedSource('via l1', gate.promise);
+    const slow = fs.writeStream(p('l1'), source.stream).then(() => order.push('l1'));
+    await source.atGate;
     const other = fs.write(p('l2'), 'via l2').then(() => order.push('l2'));
     await settle();
     expect(order).toEqual([]);
@@ -161,8 +170,9 @@ describe.each(backends)('SerializedFileSystem over %s', (_name, makeBackend) => 
     await fs.write(p('from'), 'from');
     const gate = deferred();
     const order: string[] = [];
-    const slow = fs.writeStream(p('to'), gatedSource('to', gate.promise)).then(() => order.push('write to'));
-    await settle();
+    const source = gatedSource('to', gate.promise);
+    const slow = fs.writeStream(p('to'), source.stream).then(() => order.push('write to'));
+    await source.atGate;
     const move = fs.rename(p('from'), p('to'), { overwrite: true }).then(() => order.push('rename'));
     await settle();
     expect(order).toEqual([]);
@@ -213,8 +223,9 @@ describe.each(backends)('SerializedFileSystem over %s', (_name, makeBackend) => 
     expect(await readText('f')).toBe('outside');
     // After the section the handed-out FileSystem holds nothing: it waits like any writer.
     const gate = deferred();
-    const slow = fs.writeStream(p('f'), gatedSource('slow', gate.promise));
-    await settle();
+    const source = gatedSource('slow', gate.promise);
+    const slow = fs.writeStream(p('f'), source.stream);
+    await source.atGate;
     let keptDone = false;
     const late = kept!.write(p('f'), 'kept').then(() => (keptDone = true));
     await settle();

@@ -9,6 +9,7 @@ import { TreeSitterParsers } from '../../../adapters/search/tree-sitter-parsers.
 import { createChangeFeed } from '../../../core/changes/create-change-feed.ts';
 import { createHealthEngine } from '../../../core/health/health-engine.ts';
 import type { FiguresStore, StampedFigures } from '../../../core/health/figures-store.ts';
+import { handledFrames } from '../../support/handled-frames.ts';
 
 const parsers = new TreeSitterParsers();
 
@@ -39,7 +40,8 @@ const scope = { id: 'root', dir: '/ws', relative: '' };
 describe('health engine freshness', () => {
   it('building, then fresh; a reported change is stale (with the last figures) until measured, then fresh', async () => {
     const gated = gatedFs({ '/ws/a.ts': 'export const a = 1;\nif (a) {}\n', '/ws/b.ts': 'export const b = 2;\n' });
-    const changes = createChangeFeed();
+    const frames = handledFrames(createChangeFeed());
+    const changes = frames.feed;
     const engine = createHealthEngine({ fs: gated.fs, root: '/ws', git: undefined, parsers, changes, waitMs: 5000 });
 
     gated.close();
@@ -71,7 +73,7 @@ describe('health engine freshness', () => {
     // b.ts changes (reported by the feed): held at the gate, the call answers the last figures as stale.
     await gated.fs.write('/ws/b.ts', 'export const b = 2;\nexport const c = 3;\nwhile (b) {}\n');
     changes.publish({ absolutePath: '/ws/b.ts', version: 'v2' });
-    await new Promise((resolve) => setTimeout(resolve, 10)); // the subscription hears it
+    await frames.handled(); // the subscription has heard it
     gated.close();
     const stale = await engine.report({ scope, windowMs: undefined, limit: 20, waitMs: 20 });
     expect(stale).toEqual({ ...first, freshness: { state: 'stale', ageMs: expect.any(Number), behind: 1 } });
@@ -95,11 +97,12 @@ describe('health engine freshness', () => {
 
   it('a resync drops every cached figure', async () => {
     const gated = gatedFs({ '/ws/a.ts': 'export const a = 1;\n' });
-    const changes = createChangeFeed();
+    const frames = handledFrames(createChangeFeed());
+    const changes = frames.feed;
     const engine = createHealthEngine({ fs: gated.fs, root: '/ws', git: undefined, parsers, changes });
     await engine.report({ scope, windowMs: undefined, limit: 20 });
     changes.resync();
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await frames.handled();
     await engine.report({ scope, windowMs: undefined, limit: 20 });
     expect(gated.reads.get('/ws/a.ts')).toBe(2);
     await engine.close();
@@ -114,7 +117,8 @@ describe('health engine freshness', () => {
       listed++;
       return readdir(path);
     };
-    const changes = createChangeFeed();
+    const frames = handledFrames(createChangeFeed());
+    const changes = frames.feed;
     const engine = createHealthEngine({ fs: gated.fs, root: '/ws', git: undefined, parsers, changes, changesAreSeen: true });
     const shop = { id: 'shop', dir: '/ws/shop', relative: 'shop' };
     const files = async () => (await engine.report({ scope: shop, windowMs: undefined, limit: 20 })).modules.map((m) => m.path);
@@ -130,19 +134,19 @@ describe('health engine freshness', () => {
     // …one the feed reports is.
     await gated.fs.write('/ws/shop/c.ts', 'export const c = 1;\n');
     changes.publish({ absolutePath: '/ws/shop/c.ts', version: 'v1' });
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await frames.handled();
     expect(await files()).toEqual(['shop/a.ts', 'shop/c.ts', 'shop/hidden.ts']);
     expect(listed).toBeGreaterThan(walked);
 
     // The workspace's .gitignore rules over a top-level folder: a change to it, outside the scope, re-walks.
     await gated.fs.write('/ws/.gitignore', 'shop/c.ts\n');
     changes.publish({ absolutePath: '/ws/.gitignore', version: 'v1' });
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await frames.handled();
     expect(await files()).toEqual(['shop/a.ts', 'shop/hidden.ts']);
     // A change elsewhere does not.
     const before = listed;
     changes.publish({ absolutePath: '/ws/docs/b.ts', version: 'v2' });
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await frames.handled();
     expect(await files()).toEqual(['shop/a.ts', 'shop/hidden.ts']);
     expect(listed).toBe(before);
     await engine.close();

@@ -6,10 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { createChangeFeed } from '../../../core/changes/create-change-feed.ts';
 import { createProjectModel } from '../../../core/projects/create-project-model.ts';
 import { BACKENDS, treesFor } from '../../support/backends.ts';
+import { handledFrames } from '../../support/handled-frames.ts';
 
 const named = (name: string, extra: Record<string, unknown> = {}) => JSON.stringify({ name, ...extra });
-/** Lets the model's subscription take what was published. */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 
 describe.each(BACKENDS)('project model caches (%s)', (backend) => {
   const build = treesFor(backend);
@@ -22,17 +21,19 @@ describe.each(BACKENDS)('project model caches (%s)', (backend) => {
       'mono/packages/one/package.json': named('one'),
       'r/.git/HEAD': '',
     });
-    const changes = createChangeFeed();
+    const frames = handledFrames(createChangeFeed());
+    const changes = frames.feed;
     const model = createProjectModel({ fs: t.fs, root: t.root, changes });
+    /** Publishes a change and waits until the model's subscription has acted on it. */
     const publish = async (rel: string, absent = false) => {
       const absolutePath = `${t.root}/${rel}`;
       changes.publish(absent ? { absolutePath, absent: true } : { absolutePath, version: `v${++version}` });
-      await settle();
+      await frames.handled();
     };
     const dirs = async () => (await model.projects()).map((project) => project.dir);
     const members = async () => (await model.members(`${t.root}/mono`)).map((member) => member.name);
     const repos = async () => (await model.modules()).map((entry) => entry.repo);
-    return { t, changes, model, publish, dirs, members, repos };
+    return { t, changes, frames, model, publish, dirs, members, repos };
   }
 
   it('a package.json change drops the project walk, the packages above it and the modules', async () => {
@@ -54,7 +55,7 @@ describe.each(BACKENDS)('project model caches (%s)', (backend) => {
   });
 
   it('a folder added or removed, a lockfile, pnpm-workspace.yaml and `.git` drop what they touch; resync drops all', async () => {
-    const { t, model, publish, dirs, members, repos, changes } = await setup();
+    const { t, model, publish, dirs, members, repos, changes, frames } = await setup();
     expect(await dirs()).toEqual(['a', 'mono']);
     expect(await members()).toEqual(['one']);
     expect(await repos()).toEqual(['root', 'r']);
@@ -82,7 +83,7 @@ describe.each(BACKENDS)('project model caches (%s)', (backend) => {
 
     await t.fs.write(`${t.root}/d/uv.lock`, '', { mkdirs: true });
     changes.resync();
-    await settle();
+    await frames.handled();
     expect(await dirs()).toEqual(['a', 'c', 'd', 'mono']);
 
     await t.fs.write(`${t.root}/e/uv.lock`, '', { mkdirs: true });

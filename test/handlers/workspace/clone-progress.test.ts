@@ -12,6 +12,7 @@ import { createGitProcess } from '../../../adapters/git/git-process.ts';
 import { NodePtyAdapter } from '../../../adapters/pty/node-pty-adapter.ts';
 import type { WorkspaceApp } from '../../../runtime/app.ts';
 import { startGitHttpServer, type GitHttpServer } from '../../support/git-http-server.ts';
+import { waitFor } from '../../support/processes.ts';
 import { intenticClient, orpcError } from '../../support/intentic-contract.ts';
 import { nodeApp, request, tempWorkspace, type TempWorkspace } from '../../support/workspace.ts';
 
@@ -80,7 +81,7 @@ describe('clone progress in the terminal clone-<name>', () => {
     const hang = await startGitHttpServer({ projectRoot: remotes, mode: 'hang' });
     try {
       const cloning = orpcError(intenticClient(app).workspace.clone({ name: 'slow', cloneUrl: `${hang.url}/web.git` }));
-      while (hang.requests === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      await waitFor(() => hang.requests > 0, { timeoutMs: 15_000, what: 'the git server to be asked' });
       expect((await app.fetch(request('/terminals/clone-slow', { method: 'DELETE' }))).status).toBe(200);
       const error = await cloning;
       expect({ code: error.code, message: error.message }).toEqual({ code: 'BAD_REQUEST', message: 'git clone was aborted' });

@@ -13,6 +13,7 @@ import { MemoryFileSystem } from '../../../adapters/fs/memory-file-system.ts';
 import { createGitProcess } from '../../../adapters/git/git-process.ts';
 import { createWorkspaceApp } from '../../../runtime/app.ts';
 import { startGitHttpServer, type GitHttpServer } from '../../support/git-http-server.ts';
+import { waitFor } from '../../support/processes.ts';
 import { intenticClient, orpcFailure } from '../../support/intentic-contract.ts';
 import { nodeApp, tempWorkspace, TEST_TOKEN, type TempWorkspace } from '../../support/workspace.ts';
 
@@ -120,7 +121,7 @@ describe('POST /workspace/repos', () => {
     const hang = await startGitHttpServer({ projectRoot: remotes, mode: 'hang' });
     const app = appWithGit();
     const first = failure(clone({ name: 'slow', cloneUrl: `${hang.url}/web.git` }, app));
-    while (hang.requests === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitFor(() => hang.requests > 0, { timeoutMs: 15_000, what: 'the git server to be asked' });
     expect(await failure(clone({ name: 'slow', cloneUrl: `${server.url}/web.git` }, app))).toEqual({
       code: 'CONFLICT',
       status: 409,

@@ -12,6 +12,7 @@ import { createGitProcess } from '../../../adapters/git/git-process.ts';
 import { startGitHttpServer } from '../../support/git-http-server.ts';
 import { MemoryFileSystem } from '../../../adapters/fs/memory-file-system.ts';
 import { createWorkspaceApp } from '../../../runtime/app.ts';
+import { waitFor } from '../../support/processes.ts';
 import { intenticClient, orpcError } from '../../support/intentic-contract.ts';
 import { nodeApp, tempWorkspace, TEST_TOKEN, type TempWorkspace } from '../../support/workspace.ts';
 
@@ -104,7 +105,7 @@ describe('POST /workspace/sync', () => {
     git(slow, 'remote', 'set-url', 'origin', `${hang.url}/r.git`);
     const workspace = app();
     const first = sync(workspace);
-    while (hang.requests === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitFor(() => hang.requests > 0, { timeoutMs: 15_000, what: 'the git server to be asked' });
     expect(await sync(workspace)).toEqual({ repos: [{ repo: 'slow', status: 'skipped' }] });
     await hang.close(); // the first one's fetch loses its connection
     expect(await first).toEqual({ repos: [{ repo: 'slow', status: 'error', message: expect.any(String) }] });

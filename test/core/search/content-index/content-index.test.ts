@@ -215,13 +215,22 @@ describe('content index: incremental updates', () => {
     const files = new Files({ 'a.txt': 'alpha\n', 'b.txt': 'beta\n' });
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
+    let started!: () => void;
+    const building = new Promise<void>((resolve) => (started = resolve));
     const inner = createInProcessBuilder(files.read);
     const index = createContentIndex({
       files: files.list, read: files.read, store: new MemoryIndexStore(), batchMs: 1,
-      builder: { build: async (job, progress) => { await gate; return inner.build(job, progress); }, close: async () => {} },
+      builder: {
+        build: async (job, progress) => {
+          started();
+          await gate;
+          return inner.build(job, progress);
+        },
+        close: async () => {},
+      },
     });
     open.push(index);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await building; // the first pass has listed both files and is building
     files.remove('b.txt'); // and no event says so, only a resync
     index.resync();
     release();
