@@ -59,8 +59,12 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
 
   function start(): Promise<EngineParts> {
     if (closed) return Promise.reject(new WorkspaceError('not-implemented', 'search has been shut down'));
-    // Until the list's first walk ends every text query scans: the workers start with the engine, not with it.
-    if (parts === undefined) scanner.warm?.();
+    // Until the list's first walk ends every text query scans: the workers start with the engine, not with it;
+    // and its answer parses its top files for `context`: the parser's worker too.
+    if (parts === undefined) {
+      scanner.warm?.();
+      options.warmParsers?.();
+    }
     parts ??= startEngineParts({ searchesRunning: () => running, ...options }, shutdown.signal, () => walkingQueries.turn()).then((value) => {
       started = value;
       if (closed) void value.close();

@@ -31,6 +31,11 @@ export interface SearchAdapters {
    * in-process, else the line heuristics.
    */
   symbolsOf?: SymbolsOf;
+  /**
+   * Gets `symbolsOf` ready now (Node: starts its worker, ~250 ms and the parser runtime): the engine calls it when
+   * it starts, since the first query's answer parses its top files for `context` (./decorate-context.ts).
+   */
+  warmParsers?: () => void;
   /** The `ast` mode's matcher (Node: in the same worker). Default: `parsers` in-process; without either, no `ast`. */
   astMatcher?: AstMatcher;
   /** An OpenAI-compatible embeddings endpoint for prose queries; without it `features` says `sem` is off. */
