@@ -45,6 +45,8 @@ export interface ParsePool {
   astMatcher: AstMatcher;
   /** Health's figures of one file, as core/health/file-figures.ts `fileFigures` with the tree-sitter parsers. */
   figuresOf: FiguresOf;
+  /** Starts a worker now if none is alive (idle, it ends after `idleMs` like any other), so a request soon after does not wait for it. */
+  warm(): void;
   /** Worker threads alive now: 0 to `workers`. */
   readonly workerCount: number;
   close(): Promise<void>;
@@ -66,6 +68,7 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
     astMatcher: (pattern, path, text) => pool.request({ kind: 'ast', pattern, path, text }, none) as ReturnType<AstMatcher>,
     figuresOf: (path, bytes) =>
       pool.request({ kind: 'figures', path, bytes }, () => fileFigures(path, bytes, undefined)) as Promise<FileFigures>,
+    warm: () => pool.warm(),
     get workerCount() {
       return pool.workerCount;
     },
@@ -114,6 +117,12 @@ class WorkerParsePool {
       this.queue.push({ message: { ...request, id: this.nextId++ } as ParseRequestMessage, answer, reject, fallback });
       this.dispatch();
     });
+  }
+
+  warm(): void {
+    if (this.closed || this.slots.length > 0) return;
+    this.startWorker().worker.unref(); // an idle pool never keeps the process alive
+    this.armIdleTimer();
   }
 
   async close(): Promise<void> {

@@ -5,10 +5,15 @@ import type { FileTextMatch, FindQuery } from '../../core/search/text/find-query
 export interface ScanBatchMessage {
   scan: number;
   query: FindQuery;
+  /** `find`: each file's hits; `rule-out`: which files lack the query's required literals (scan-pool's ruleOut). */
+  kind: ScanKind;
   /** [index in the scan's list, absolute path] */
   files: [number, string][];
 }
 
+export type ScanKind = 'find' | 'rule-out';
+
 export type ScanReplyMessage =
-  | { scan: number; ok: true; results: [number, FileTextMatch][] }
+  /** `results` for a `find` batch; `ruledOut` (indexes) for a `rule-out` one. */
+  | { scan: number; ok: true; results: [number, FileTextMatch][]; ruledOut?: number[] }
   | { scan: number; ok: false; message: string };

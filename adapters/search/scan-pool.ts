@@ -11,6 +11,9 @@
  * - A scan past its `deadlineMs`, or whose `signal` aborts, is stopped by terminating the workers busy with its
  *   batches (a synchronous read loop cannot be interrupted any other way); fresh workers replace them on demand.
  * - Results come back in the order of `files`, only files with hits, like createFsScanner's.
+ * - `ruleOut` runs the same way: each file read whole that lacks the query's required literals comes back (a
+ *   prefilter for `search_in_files` while the content index builds: both cores read, the main thread then reads
+ *   only the rest).
  * - Streamed files (batches from a walk still running) are gathered per scan and handed out as soon as a worker
  *   is free, so the first folder's files are being read while the walk goes on; while every worker is busy they
  *   gather into batches of the usual size.
@@ -20,7 +23,7 @@ import type { Worker } from 'node:worker_threads';
 import { MAX_SEARCHED_FILE_BYTES } from '../../core/search/answer.ts';
 import type { FileTextMatch, FindQuery } from '../../core/search/text/find-query.ts';
 import { scanBatches, scanTimedOut, type ScanRequest, type ScanTarget, type TextScanner } from '../../core/search/text/scanner.ts';
-import type { ScanBatchMessage, ScanReplyMessage } from './scan-messages.ts';
+import type { ScanBatchMessage, ScanKind, ScanReplyMessage } from './scan-messages.ts';
 import { startTsWorker } from './start-ts-worker.ts';
 
 export interface ScanPoolOptions {
@@ -33,6 +36,7 @@ export interface ScanPoolOptions {
 export interface ScanPool extends TextScanner {
   /** Starts the workers now (each start costs ~250 ms), so a scan soon after does not wait for them. */
   warm(): void;
+  ruleOut(request: ScanRequest): Promise<Set<string>>;
   /** Terminates the workers; scans still running fail. */
   close(): Promise<void>;
   /** Worker threads alive now. */
@@ -63,9 +67,12 @@ interface PoolWorker {
 interface ActiveScan {
   id: number;
   query: FindQuery;
+  kind: ScanKind;
   /** Batches queued or on a worker. */
   outstanding: number;
   results: [number, FileTextMatch][];
+  /** `rule-out`: the indexes of the files ruled out. */
+  ruledOut: number[];
   /** Every file given so far (searchable ones only): a result's index is into this. */
   files: { path: string; absolutePath: string; size: number }[];
   /** `files` before this index are in batches; the rest wait for more (a stream gathers them). */
@@ -91,7 +98,17 @@ class WorkerScanPool implements ScanPool {
     return this.workers.length;
   }
 
-  scan(request: ScanRequest): Promise<Map<string, FileTextMatch>> {
+  async scan(request: ScanRequest): Promise<Map<string, FileTextMatch>> {
+    return inListOrder(await this.run('find', request));
+  }
+
+  async ruleOut(request: ScanRequest): Promise<Set<string>> {
+    const scan = await this.run('rule-out', request);
+    return new Set(scan.ruledOut.map((index) => scan.files[index]!.absolutePath));
+  }
+
+  /** Runs a scan of either kind to its end: the settled scan holds what the workers sent back. */
+  private run(kind: ScanKind, request: ScanRequest): Promise<ActiveScan> {
     if (this.closed) return Promise.reject(new Error('the scan pool is closed'));
     return new Promise((resolve, reject) => {
       const startedAt = Date.now();
@@ -100,8 +117,10 @@ class WorkerScanPool implements ScanPool {
       const scan: ActiveScan = {
         id: this.nextScanId++,
         query: request.query,
+        kind,
         outstanding: 0,
         results: [],
+        ruledOut: [],
         files: [],
         batched: 0,
         feeding: true,
@@ -110,7 +129,7 @@ class WorkerScanPool implements ScanPool {
           clearTimeout(timer);
           request.signal?.removeEventListener('abort', onAbort);
           if (error === undefined) {
-            resolve(inListOrder(scan));
+            resolve(scan);
             return;
           }
           this.stop(scan);
@@ -165,7 +184,7 @@ class WorkerScanPool implements ScanPool {
       if (!rest && end - scan.batched < BATCH_FILES && bytes < BATCH_BYTES) return;
       const batch: [number, string][] = [];
       for (let index = scan.batched; index < end; index++) batch.push([index, scan.files[index]!.absolutePath]);
-      this.queue.push({ scan, message: { scan: scan.id, query: scan.query, files: batch } });
+      this.queue.push({ scan, message: { scan: scan.id, query: scan.query, kind: scan.kind, files: batch } });
       scan.outstanding++;
       scan.batched = end;
     }
@@ -224,6 +243,7 @@ class WorkerScanPool implements ScanPool {
       if (!reply.ok) scan.settle(new Error(`scan failed: ${reply.message}`));
       else {
         scan.results.push(...reply.results);
+        if (reply.ruledOut !== undefined) scan.ruledOut.push(...reply.ruledOut);
         if (--scan.outstanding === 0 && !scan.feeding) scan.settle();
       }
     }

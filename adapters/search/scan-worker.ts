@@ -12,6 +12,7 @@ import { closeSync, constants, openSync, readSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { MAX_SEARCHED_FILE_BYTES } from '../../core/search/answer.ts';
 import { compileFind, type CompiledFind, type FileTextMatch } from '../../core/search/text/find-query.ts';
+import { holdsRequiredTest } from '../../core/search/text/holds-required.ts';
 import type { ScanBatchMessage, ScanReplyMessage } from './scan-messages.ts';
 
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
@@ -19,7 +20,7 @@ const LIMIT = MAX_SEARCHED_FILE_BYTES + 1;
 
 let buffer = Buffer.allocUnsafe(256 * 1024);
 /** The compiled query of the latest scan: batches of one scan arrive in a row. */
-let compiled: { scan: number; find: CompiledFind } | undefined;
+let compiled: { scan: number; find: CompiledFind; holds: ((bytes: Uint8Array) => boolean) | undefined } | undefined;
 
 /** The file's bytes (a view of the shared buffer, valid until the next read), or undefined to skip it. */
 function readFile(path: string): Uint8Array | undefined {
@@ -53,14 +54,24 @@ function readFile(path: string): Uint8Array | undefined {
 parentPort!.on('message', (batch: ScanBatchMessage) => {
   let reply: ScanReplyMessage;
   try {
-    if (compiled?.scan !== batch.scan) compiled = { scan: batch.scan, find: compileFind(batch.query) };
+    if (compiled?.scan !== batch.scan) {
+      const find = compileFind(batch.query);
+      compiled = { scan: batch.scan, find, holds: holdsRequiredTest(find) };
+    }
     const results: [number, FileTextMatch][] = [];
+    const ruledOut: number[] = [];
+    const holds = compiled.holds;
     for (const [index, path] of batch.files) {
       const bytes = readFile(path);
+      if (batch.kind === 'rule-out') {
+        // A file not read whole is not ruled out: whoever asked reads it.
+        if (bytes !== undefined && holds !== undefined && !holds(bytes)) ruledOut.push(index);
+        continue;
+      }
       const match = bytes === undefined ? null : compiled.find.matchBytes(bytes);
       if (match !== null) results.push([index, match]);
     }
-    reply = { scan: batch.scan, ok: true, results };
+    reply = { scan: batch.scan, ok: true, results, ...(batch.kind === 'rule-out' ? { ruledOut } : {}) };
   } catch (error) {
     reply = { scan: batch.scan, ok: false, message: error instanceof Error ? error.message : String(error) };
   }

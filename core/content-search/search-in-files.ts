@@ -57,9 +57,12 @@ export interface SearchInFilesOptions extends PatternOptions {
   maxMatches?: number;
   maxFileBytes?: number;
   timeBudgetMs?: number;
+  /** When the search began (`Date.now()`; default: now): the budget counts from it, work done first included. */
+  startedAt?: number;
   /**
-   * Whether a file (absolute path) may hold a match: false skips reading it. The search engine's content index
-   * answers this (core/search: `mayHoldMatch`); the walk, its order and the caps stay this module's.
+   * Whether a file (absolute path) may hold a match: false skips reading it. The search engine answers this
+   * (core/search: `mayHoldMatch`, from its content index or a prefilter on worker threads); the walk, its order
+   * and the caps stay this module's.
    */
   mayHoldMatch?: (absolutePath: string) => boolean;
 }
@@ -105,7 +108,7 @@ class Scan {
     this.maxMatches = options.maxMatches ?? DEFAULT_MAX_MATCHES;
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     this.budgetMs = options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS;
-    this.deadline = Date.now() + this.budgetMs;
+    this.deadline = (options.startedAt ?? Date.now()) + this.budgetMs;
   }
 
   get full(): boolean {

@@ -52,6 +52,7 @@ export function nodeSearchAdapters(
     // Symbols and `ast` patterns are parsed in the pool's worker: the WASM memory parsing grows stays off the
     // main thread, and so does the parsing.
     symbolsOf: parsePool.symbolsOf,
+    warmParsers: () => parsePool.warm(),
     astMatcher: parsePool.astMatcher,
     ...(store === undefined ? {} : { indexStore: store }),
     ...(options.noIndex ? { index: false } : {}),

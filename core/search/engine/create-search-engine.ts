@@ -30,6 +30,7 @@ import { startEngineParts } from './engine-parts.ts';
 import type { SearchEngine, SearchEngineOptions } from './engine-types.ts';
 import { runMode, type ModeContext } from './run-mode.ts';
 import { listGivesWay } from './list-gives-way.ts';
+import { buildingPrefilter } from './building-prefilter.ts';
 import { listScope, walkScope, type QueryScope, type WalkScope } from './query-scope.ts';
 import { walkSearchable, type WalkedBatch } from '../file-list/walk-searchable.ts';
 import type { FileList } from '../file-list/file-list.ts';
@@ -58,8 +59,12 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
 
   function start(): Promise<EngineParts> {
     if (closed) return Promise.reject(new WorkspaceError('not-implemented', 'search has been shut down'));
-    // Until the list's first walk ends every text query scans: the workers start with the engine, not with it.
-    if (parts === undefined) scanner.warm?.();
+    // Until the list's first walk ends every text query scans: the workers start with the engine, not with it;
+    // and its answer parses its top files for `context`: the parser's worker too.
+    if (parts === undefined) {
+      scanner.warm?.();
+      options.warmParsers?.();
+    }
     parts ??= startEngineParts({ searchesRunning: () => running, ...options }, shutdown.signal, () => walkingQueries.turn()).then((value) => {
       started = value;
       if (closed) void value.close();
@@ -166,10 +171,16 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
         running--;
       }
     },
-    async mayHoldMatch(query) {
-      const engine = started;
+    async mayHoldMatch(query, scope = {}) {
+      const engine = started ?? (parts === undefined || closed ? undefined : await parts.catch(() => undefined));
+      if (engine === undefined) return undefined;
+      if (engine.index === undefined || engine.index.status().state !== 'ready') {
+        // The prefilter reads the files now, so it needs no change feed to be current.
+        const deadlineMs = scope.deadlineMs ?? now() + scanBudgetMs;
+        return buildingPrefilter({ fs: options.fs, engine, scanner, walkingQueries, query, under: scope.under, deadlineMs });
+      }
+      // The index may have read a file long ago: only a feed that sees every change keeps it current.
       if (!options.changesAreSeen) return undefined;
-      if (engine?.index === undefined || engine.index.status().state !== 'ready') return undefined;
       await caughtUp(engine.fileList);
       const compiled = compileFind(query);
       if (compiled.ranAsLiteral) return undefined; // the caller reports the pattern that does not compile

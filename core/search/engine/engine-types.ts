@@ -31,6 +31,11 @@ export interface SearchAdapters {
    * in-process, else the line heuristics.
    */
   symbolsOf?: SymbolsOf;
+  /**
+   * Gets `symbolsOf` ready now (Node: starts its worker, ~250 ms and the parser runtime): the engine calls it when
+   * it starts, since the first query's answer parses its top files for `context` (./decorate-context.ts).
+   */
+  warmParsers?: () => void;
   /** The `ast` mode's matcher (Node: in the same worker). Default: `parsers` in-process; without either, no `ast`. */
   astMatcher?: AstMatcher;
   /** An OpenAI-compatible embeddings endpoint for prose queries; without it `features` says `sem` is off. */
@@ -61,6 +66,13 @@ export interface SearchEngineOptions extends SearchAdapters {
   searchesRunning?: () => number;
 }
 
+export interface MayHoldMatchScope {
+  /** The absolute real path the caller searches (default: the root): a prefilter reads no file outside it. */
+  under?: string;
+  /** A `Date.now()` time the caller's search ends by: a prefilter past it gives up (undefined). */
+  deadlineMs?: number;
+}
+
 export interface SearchEngine {
   /** One page of a query's answer. Throws WorkspaceError bad-request for a cursor it did not issue for the query. */
   search(request: SearchRequest): Promise<SearchAnswer>;
@@ -71,9 +83,10 @@ export interface SearchEngine {
   /**
    * For another dialect's own text search (`search_in_files`): whether a file may hold a match of `query`, as the
    * content index tells — false only for a listed file the index has read at its current version and rules
-   * out. Undefined while the index is not ready (or the engine not started): read every file.
+   * out. While the index is not ready, a prefilter on the scanner's worker threads (./building-prefilter.ts)
+   * answers instead, when there is one. Undefined when neither can (or the engine has not started): read every file.
    */
-  mayHoldMatch(query: FindQuery): Promise<((absolutePath: string) => boolean) | undefined>;
+  mayHoldMatch(query: FindQuery, scope?: MayHoldMatchScope): Promise<((absolutePath: string) => boolean) | undefined>;
   /** Resolves once the list, the index and the symbols have caught up (tests, benchmarks). */
   settled(): Promise<void>;
   close(): Promise<void>;

@@ -41,6 +41,13 @@ export interface TextScanner {
   scan(request: ScanRequest): Promise<Map<string, FileTextMatch>>;
   /** Gets ready for a scan soon (Node: starts the worker threads, so the first query does not wait for them). */
   warm?(): void;
+  /**
+   * The files (absolute paths) read whole that lack the literals every match of the query needs
+   * (./holds-required.ts): another dialect's own search need not read them. A file not read (gone, over
+   * MAX_SEARCHED_FILE_BYTES, a link) is never in the set. Only where it runs in parallel (Node: the scan pool);
+   * in-process it would read every file on the thread it is meant to spare.
+   */
+  ruleOut?(request: ScanRequest): Promise<Set<string>>;
 }
 
 /** Files read ahead of the matcher, so storage latency overlaps matching. */

@@ -101,6 +101,20 @@ describe('createParsePool', () => {
     expect(pool.workerCount).toBe(1);
   });
 
+  it('warm() starts the worker before any request, which then runs on it; an unused warm worker ends when idle', async () => {
+    const { pool, workers, exited } = observedPool(150);
+    pools.push(pool);
+    pool.warm();
+    expect([workers.length, pool.workerCount]).toEqual([1, 1]);
+    pool.warm(); // one is alive: no second
+    expect(workers).toHaveLength(1);
+    const text = await fixtureText('c/ring.c');
+    expect(await pool.symbolsOf('c/ring.c', text)).toEqual(await inProcess('c/ring.c', text));
+    expect(workers).toHaveLength(1);
+    await waitFor(() => exited.has(workers[0]!), { what: 'the idle worker to exit' });
+    expect(pool.workerCount).toBe(0);
+  });
+
   it('a request keeps the worker: the idle clock starts after the last answer', async () => {
     // The idle clock is faked, so a loaded machine's late timers cannot make a gap look longer than it was.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });

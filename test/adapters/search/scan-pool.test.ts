@@ -40,6 +40,17 @@ describe('createScanPool', () => {
     expect(needles.get('many/f000.txt')?.hits[0]).toEqual({ line: 2, text: 'needle 0', spans: [{ start: 0, end: 6 }], tags: [{ kind: 'text' }] });
   });
 
+  it('ruleOut: the files read whole that lack the query\'s literals, and only those', async () => {
+    const names = Array.from({ length: 700 }, (_, i) => `many/f${String(i).padStart(3, '0')}.txt`);
+    const files = await targets(tree, names);
+    const lacking = files.filter((_, i) => i % 7 !== 0).map((file) => file.absolutePath);
+    expect(await pool.ruleOut({ query: query('NEEDLE \\d'), files })).toEqual(new Set(lacking));
+    // Files not read (gone) are never ruled out; a query without a required literal rules nothing out.
+    const gone = [{ path: 'gone.txt', absolutePath: `${tree.root}/gone.txt`, size: 1 }];
+    expect(await pool.ruleOut({ query: query('needle'), files: gone })).toEqual(new Set());
+    expect(await pool.ruleOut({ query: query('\\w+'), files })).toEqual(new Set());
+  });
+
   it('scans a stream of batches as they come (the first before the next is given), in the order given', async () => {
     const all = await targets(tree, [...SCAN_PATHS, ...Array.from({ length: 700 }, (_, i) => `many/f${String(i).padStart(3, '0')}.txt`)]);
     let next: (() => void) | undefined;

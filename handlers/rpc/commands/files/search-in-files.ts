@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isFsError } from '../../../../adapters/fs/fs-error.ts';
-import { searchInFiles as searchEngine } from '../../../../core/content-search/search-in-files.ts';
+import { DEFAULT_TIME_BUDGET_MS, searchInFiles as searchEngine } from '../../../../core/content-search/search-in-files.ts';
 import { defineCommand } from '../../command.ts';
 import { listingScope, topFolderError } from './listing-scope.ts';
 
@@ -8,7 +8,8 @@ import { listingScope, topFolderError } from './listing-scope.ts';
  * `search_in_files {path, query, caseSensitive?, wholeWord?, regex?}` → SearchMatch[] (`file` absolute,
  * 1-based `lineNumber`, `matchStart`/`matchEnd` in UTF-16 code units within `lineText`). The engine is
  * core/content-search (its rules: skip list, walk order, 1 000 000-byte and NUL skips, 500 matches, time budget),
- * on the search engine's content index once it is ready: files the index rules out are not read. A blank query is `[]`; a pattern that does not compile is
+ * with the search engine ruling files out (its content index once ready, a prefilter on worker threads before):
+ * those are not read. A blank query is `[]`; a pattern that does not compile is
  * `Invalid search: …`. `path` may name a single file.
  */
 export const searchInFiles = defineCommand({
@@ -21,13 +22,19 @@ export const searchInFiles = defineCommand({
   },
   async run({ path, query, caseSensitive = false, wholeWord = false, regex = false }, { ctx }) {
     const { place, top } = await listingScope(ctx, path);
+    // The engine's answer (its index, or a prefilter while that builds) is part of the search: it spends the budget.
+    const startedAt = Date.now();
     const mayHoldMatch =
       query.trim() !== ''
-        ? await ctx.search?.mayHoldMatch({ pattern: query, literal: !regex, caseSensitive, word: wholeWord })
+        ? await ctx.search?.mayHoldMatch(
+            { pattern: query, literal: !regex, caseSensitive, word: wholeWord },
+            { under: top, deadlineMs: startedAt + DEFAULT_TIME_BUDGET_MS },
+          )
         : undefined;
     try {
       return await searchEngine(place.fs, top, {
         ...(mayHoldMatch === undefined ? {} : { mayHoldMatch }),
+        startedAt,
         query,
         caseSensitive,
         wholeWord,
