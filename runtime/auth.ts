@@ -1,5 +1,5 @@
 /**
- * Token auth (DESIGN.md §6). A request is authenticated by `Authorization: Bearer T`, the Intentic
+ * Token auth (docs/architecture.md#security-defaults). A request is authenticated by `Authorization: Bearer T`, the Intentic
  * `x-intentic-control: T` header, or — on safe methods only (GET/HEAD: WebSocket upgrades, media links,
  * the URL printed at start-up) — `?token=T`. Query tokens never authorise a write, so a link cannot
  * trigger one.

@@ -2,7 +2,7 @@
  * Bundles the Workers entry (runtime/worker.ts) into one ES module for workerd.
  *
  * This file runs on Node (it drives esbuild); it is not part of the worker's import graph. The flags are the
- * ones workerd needs (TOOLCHAIN.md): platform "neutral" so esbuild assumes no Node builtins — an import of one
+ * ones workerd needs (docs/architecture.md#cloudflare-workers): platform "neutral" so esbuild assumes no Node builtins — an import of one
  * fails the build instead of being left external — and the workerd/worker/browser export conditions so
  * dependencies pick their Web builds.
  *

@@ -14,8 +14,11 @@ import { commentsIn } from './support/module-imports.ts';
 const SOURCE_DIRS = ['adapters', 'core', 'handlers', 'runtime', 'bin', 'bench', 'test'];
 const SOURCE_FILE = /\.(ts|mjs|js)$/;
 
-/** Names of the original product documents and their rule files, which are not part of the repository. */
-const OUTSIDE_DOCUMENT = [/\bseeds\//i, /\bseed[ -]00\d/i];
+/**
+ * Names of the original product documents, their rule files and the team's design notes, none of which is part of
+ * the repository (the repository's own account is docs/).
+ */
+const OUTSIDE_DOCUMENT = [/\bseeds\//i, /\bseed[ -]00\d/i, /\bDESIGN\.md\b/, /\bTOOLCHAIN\.md\b/];
 /** A tracker issue cited by number: the word, then its number, maybe after a `#`. */
 const ISSUE_NUMBER = /\bissue\s+#?\d+/i;
 /** A docs page named from a source comment or README: `docs/ori.md`, `docs/ori.md#skills`. */

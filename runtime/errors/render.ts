@@ -2,7 +2,7 @@ import type { WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { createResponse } from '../http/response.ts';
 
 /**
- * The wire dialects whose error shapes differ (DESIGN.md §5):
+ * The wire dialects whose error shapes differ (docs/architecture.md#errors):
  * - `ori` and `intentic-bytes` (Intentic's plain byte routes): `{ "error": message }`;
  * - `intentic` (Intentic's contract calls, read by an oRPC OpenAPILink): an oRPC error body;
  * - `workspace-files`: `{ "error": { code: "workspace-file/…", message, details } }`.

@@ -6,7 +6,7 @@ import { bundleWorker, projectRoot } from '../../runtime/worker-build.ts';
 import { isNodeSpecifier, nodeImports, tsFilesUnder } from '../support/module-imports.ts';
 
 /**
- * DESIGN.md §2: no handler imports `node:*`, and the Workers bundle runs on workerd without nodejs_compat.
+ * docs/architecture.md#layers: no handler imports `node:*`, and the Workers bundle runs on workerd without nodejs_compat.
  * Two independent checks: a source scan of handlers/ and of every project file in the worker's import graph,
  * and esbuild's own view of that graph (the metafile of the real worker bundle).
  */
