@@ -195,10 +195,10 @@ describe.each(BACKENDS)('/ws file reads and writes (%s)', (backend) => {
   });
 
   describe('file_exists', () => {
-    it('is true for files, folders and links to them; false for missing paths and dangling links', async () => {
-      await setup();
+    it('is true for files, folders and links to them; false for missing paths, dangling links and link loops', async () => {
+      f = await rpcFiles(backend, { ...seed, 'loop-a': { link: 'loop-b' }, 'loop-b': { link: 'loop-a' } });
       const answers: Record<string, boolean> = {};
-      for (const path of ['a.txt', f.at('src'), '', 'to-a', 'to-src', 'missing', 'src/missing.ts', 'a.txt/x', 'dangling']) {
+      for (const path of ['a.txt', f.at('src'), '', 'to-a', 'to-src', 'missing', 'src/missing.ts', 'a.txt/x', 'dangling', 'loop-a', 'loop-a/x']) {
         const reply = await f.reply('file_exists', { path });
         expect(reply.ok, path).toBe(true);
         answers[path] = reply.result as boolean;
@@ -213,6 +213,8 @@ describe.each(BACKENDS)('/ws file reads and writes (%s)', (backend) => {
         'src/missing.ts': false,
         'a.txt/x': false,
         dangling: false,
+        'loop-a': false,
+        'loop-a/x': false,
       });
     });
   });
