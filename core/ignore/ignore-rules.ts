@@ -121,10 +121,7 @@ export function createIgnoreRules(fs: FileSystem, root: string): IgnoreRules {
     const parentName = relDir.slice(relDir.lastIndexOf('/') + 1);
     // A layer that does not ignore this folder has a say on a child only through the child's own name: when no
     // pattern of it can match that name (./name-prefilter.ts), it has none, and its matcher is not asked.
-    const folderIgnored = active.map((layer) => {
-      const local = layer.dir === '' ? relDir : relDir.slice(layer.dir.length + 1);
-      return local !== '' && layer.rules.test(local + '/').ignored;
-    });
+    const folderIgnored = active.map((layer) => ignoresFolder(layer, layer.dir === '' ? relDir : relDir.slice(layer.dir.length + 1)));
     return {
       ignores(name, isDir) {
         if (isAlwaysIgnored(name, isDir, parentName)) return true;
@@ -161,6 +158,16 @@ export function createIgnoreRules(fs: FileSystem, root: string): IgnoreRules {
       if (relDir === '.git/info') excludeLayer = undefined;
     },
   };
+}
+
+/**
+ * Whether the layer alone ignores the folder `local` (relative to the layer's folder), itself or through a
+ * folder above it. The layer's matcher is asked only when one of the folders' names could match a pattern:
+ * else none of them is matched by the layer's own patterns, and so none is ignored by it.
+ */
+function ignoresFolder(layer: Layer, local: string): boolean {
+  if (local === '' || !local.split('/').some((name) => layer.names.mayMatch(name))) return false;
+  return layer.rules.test(local + '/').ignored;
 }
 
 /**

@@ -99,6 +99,16 @@ describe('a folder matcher with the prefilter', () => {
     expect(test).toHaveBeenCalled();
   });
 
+  it('a folder whose names no pattern can match is not tested against the layer either', async () => {
+    const fs = new MemoryFileSystem({ '/ws/.gitignore': '*.o\n/build/\n', '/ws/src/lib/a.c': 'a' });
+    const rules = createIgnoreRules(fs, '/ws');
+    const test = vi.spyOn(Object.getPrototypeOf(newMatcher()) as { test(path: string): unknown }, 'test');
+    const matcher = await rules.folder('src/lib');
+    expect(matcher.ignores('a.c', false)).toBe(false);
+    expect(test).not.toHaveBeenCalled();
+    expect(await rules.isIgnored('build/src/lib/a.c', false)).toBe(true);
+  });
+
   it('a folder a layer ignores still asks that layer (a deeper .gitignore re-included it)', async () => {
     const fs = new MemoryFileSystem({
       '/ws/.gitignore': 'build/\n',
