@@ -43,7 +43,7 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
       })
     : undefined;
   const search = buildSearch(options, files, changes);
-  if (options.watcher) gitState = startWatching(options.watcher, files, changes);
+  if (options.watcher) gitState = startWatching(options.watcher, files, changes, () => search.walkingQueries.turn());
   const mediaTickets = createMediaTickets({ ttlMs: limits.mediaTicketTtlMs, key: options.mediaTicketKey });
 
   const contexts = sharedContext(options, {

@@ -46,6 +46,11 @@ export interface ScanPool extends TextScanner {
 const DEFAULT_IDLE_MS = 30_000;
 const BATCH_FILES = 256;
 const BATCH_BYTES = 4 * 1024 * 1024;
+/**
+ * Batches a worker holds at once: the next one waits in its port while it reads the current one, so it never
+ * sits idle for the round trip through the main thread, which is busy walking the tree during a first query.
+ */
+const BATCHES_PER_WORKER = 2;
 const WORKER_ENTRY = new URL('./scan-worker.ts', import.meta.url);
 
 export function createScanPool(options: ScanPoolOptions = {}): ScanPool {
@@ -59,7 +64,8 @@ interface Batch {
 
 interface PoolWorker {
   worker: Worker;
-  batch: Batch | undefined;
+  /** Handed to the worker and not yet answered, in the order it answers them. */
+  batches: Batch[];
   /** Set while the worker is idle: terminates it after the pool's idleMs. */
   idleTimer: ReturnType<typeof setTimeout> | undefined;
 }
@@ -192,7 +198,7 @@ class WorkerScanPool implements ScanPool {
 
   /** Whether a batch queued now would start at once (a worker idle, or one more may start). */
   private canStartNow(): boolean {
-    return this.queue.length === 0 && (this.workers.length < this.size || this.workers.some((entry) => entry.batch === undefined));
+    return this.queue.length === 0 && (this.workers.length < this.size || this.workers.some((entry) => entry.batches.length === 0));
   }
 
   async close(): Promise<void> {
@@ -205,27 +211,27 @@ class WorkerScanPool implements ScanPool {
   /** Hands queued batches to idle workers, starting workers up to the pool's size. */
   private dispatch(): void {
     while (this.queue.length > 0) {
-      let idle = this.workers.find((entry) => entry.batch === undefined);
-      if (idle === undefined) {
-        if (this.workers.length >= this.size) return;
-        idle = this.startWorker();
-      }
+      // An idle worker first, then a new one, then one with room for a batch after its current one.
+      let idle = this.workers.find((entry) => entry.batches.length === 0);
+      if (idle === undefined && this.workers.length < this.size) idle = this.startWorker();
+      idle ??= this.workers.find((entry) => entry.batches.length < BATCHES_PER_WORKER);
+      if (idle === undefined) return;
       const batch = this.queue.shift()!;
       clearTimeout(idle.idleTimer);
       idle.idleTimer = undefined;
-      idle.batch = batch;
+      idle.batches.push(batch);
       idle.worker.ref();
       idle.worker.postMessage(batch.message);
     }
   }
 
   private startWorker(): PoolWorker {
-    const entry: PoolWorker = { worker: startTsWorker(WORKER_ENTRY), batch: undefined, idleTimer: undefined };
+    const entry: PoolWorker = { worker: startTsWorker(WORKER_ENTRY), batches: [], idleTimer: undefined };
     entry.worker.on('message', (reply: ScanReplyMessage) => this.finished(entry, reply));
     // A worker that dies (an error thrown outside the message handler, out of memory) fails its scan.
     const lost = (error: unknown) => {
       if (!this.remove(entry)) return;
-      entry.batch?.scan.settle(error instanceof Error ? error : new Error(`a scan worker exited (${String(error)})`));
+      for (const batch of entry.batches) batch.scan.settle(error instanceof Error ? error : new Error(`a scan worker exited (${String(error)})`));
       this.dispatch();
     };
     entry.worker.on('error', lost);
@@ -235,9 +241,8 @@ class WorkerScanPool implements ScanPool {
   }
 
   private finished(entry: PoolWorker, reply: ScanReplyMessage): void {
-    const batch = entry.batch;
-    entry.batch = undefined;
-    entry.worker.unref(); // an idle pool never keeps the process alive
+    const batch = entry.batches.shift();
+    if (entry.batches.length === 0) entry.worker.unref(); // an idle pool never keeps the process alive
     if (batch !== undefined && batch.scan.id === reply.scan && this.scans.has(batch.scan)) {
       const { scan } = batch;
       if (!reply.ok) scan.settle(new Error(`scan failed: ${reply.message}`));
@@ -250,25 +255,27 @@ class WorkerScanPool implements ScanPool {
     // A worker is free: what the streams have gathered goes out now rather than wait to fill a batch.
     if (this.queue.length === 0) for (const active of this.scans) if (active.feeding) this.cut(active, true);
     this.dispatch();
-    if (entry.batch === undefined && this.workers.includes(entry)) this.armIdleTimer(entry);
+    if (entry.batches.length === 0 && this.workers.includes(entry)) this.armIdleTimer(entry);
   }
 
   private armIdleTimer(entry: PoolWorker): void {
     clearTimeout(entry.idleTimer);
     entry.idleTimer = setTimeout(() => {
       entry.idleTimer = undefined;
-      if (entry.batch !== undefined || !this.remove(entry)) return;
+      if (entry.batches.length > 0 || !this.remove(entry)) return;
       void entry.worker.terminate();
     }, this.idleMs);
     entry.idleTimer.unref(); // an idle pool never keeps the process alive
   }
 
-  /** Drops a failed scan's queued batches and terminates the workers still busy with it. */
+  /** Drops a failed scan's queued batches and terminates the workers still holding one of them. */
   private stop(scan: ActiveScan): void {
     this.queue = this.queue.filter((batch) => batch.scan !== scan);
-    for (const entry of this.workers.filter((candidate) => candidate.batch?.scan === scan)) {
+    for (const entry of this.workers.filter((candidate) => candidate.batches.some((batch) => batch.scan === scan))) {
       this.remove(entry);
       void entry.worker.terminate();
+      // Another scan's batch waiting behind it goes to another worker.
+      this.queue.unshift(...entry.batches.filter((batch) => batch.scan !== scan));
     }
     this.dispatch();
   }

@@ -50,6 +50,12 @@ export interface WatcherSourceOptions {
   gitignore?: boolean;
   /** Keep the watcher out of the folders the ignore rules exclude (default true). */
   skipIgnoredFolders?: boolean;
+  /**
+   * While this returns a promise, the walk for the ignored folders reads no folder (and so the watcher does not
+   * start) until it settles: a search walking the tree just after start gets the cores (the search engine's
+   * ListGivesWay.turn). `ready` still comes only once the watcher runs.
+   */
+  giveWay?: () => Promise<void> | undefined;
   /** Quiet time after a `.gitignore` changed before the ignored folders are found again (200 ms). */
   rulesDebounceMs?: number;
   /** Distinct paths waiting for their stat beyond which subscribers are told to resync instead (10 000). */
@@ -75,7 +81,12 @@ export function watcherSource(options: WatcherSourceOptions): ChangeSource {
       const folders =
         options.skipIgnoredFolders === false
           ? undefined
-          : new IgnoredFolderWatch(options.fs, root, { ignoreNames, ignorePaths, debounceMs: options.rulesDebounceMs ?? 200 });
+          : new IgnoredFolderWatch(options.fs, root, {
+              ignoreNames,
+              ignorePaths,
+              debounceMs: options.rulesDebounceMs ?? 200,
+              giveWay: options.giveWay,
+            });
       await folders?.find();
 
       const drain = async () => {
@@ -182,7 +193,12 @@ class IgnoredFolderWatch {
   constructor(
     private readonly fs: FileSystem,
     private readonly root: string,
-    private readonly options: { ignoreNames: readonly string[]; ignorePaths: readonly string[]; debounceMs: number },
+    private readonly options: {
+      ignoreNames: readonly string[];
+      ignorePaths: readonly string[];
+      debounceMs: number;
+      giveWay: (() => Promise<void> | undefined) | undefined;
+    },
   ) {
     this.rules = createIgnoreRules(fs, root);
   }
@@ -222,6 +238,7 @@ class IgnoredFolderWatch {
       under,
       skipNames: new Set(this.options.ignoreNames),
       skipPaths: this.options.ignorePaths,
+      giveWay: this.options.giveWay,
     }).then((found) => found.folders);
   }
 

@@ -19,7 +19,8 @@ import type { FileSystem } from '../../adapters/fs/file-system.ts';
 import { isFsError } from '../../adapters/fs/fs-error.ts';
 import { join } from '../../adapters/fs/posix-path.ts';
 import { isAlwaysIgnored, VIRTUALENV_MARKER } from './package-stores.ts';
-import { GITIGNORE, INFO_EXCLUDE, newMatcher, readRulesFile, rulesFolderOf, type Ignore } from './rules-file.ts';
+import type { NamePrefilter } from './name-prefilter.ts';
+import { GITIGNORE, INFO_EXCLUDE, newMatcher, readRulesFile, rulesFolderOf, type Ignore, type RulesFile } from './rules-file.ts';
 
 /** Decides for the direct children of one folder; synchronous once `IgnoreRules.folder` has loaded it. */
 export interface FolderMatcher {
@@ -55,6 +56,8 @@ interface Layer {
   /** Root-relative folder the patterns are relative to. */
   dir: string;
   rules: Ignore;
+  /** Which names the file's own patterns could match at all. */
+  names: NamePrefilter;
   /** This file's rules with some folders it excludes forced back in (see `verdict`), by folder. */
   reincluded: Map<string, Ignore>;
 }
@@ -79,8 +82,8 @@ export function createIgnoreRules(fs: FileSystem, root: string): IgnoreRules {
     return promise;
   }
 
-  const toLayer = (dir: string) => (rules: Ignore | null): Layer | null =>
-    rules && { dir, rules, reincluded: new Map() };
+  const toLayer = (dir: string) => (file: RulesFile | null): Layer | null =>
+    file && { dir, rules: file.rules, names: file.names, reincluded: new Map() };
 
   function gitignoreLayer(relDir: string, hint: FolderHint | undefined): Promise<Layer | null> {
     return cached(layers, relDir, async () => {
@@ -116,11 +119,16 @@ export function createIgnoreRules(fs: FileSystem, root: string): IgnoreRules {
     const active = loaded.filter((layer): layer is Layer => layer !== null).reverse();
     if (exclude) active.push(exclude);
     const parentName = relDir.slice(relDir.lastIndexOf('/') + 1);
+    // A layer that does not ignore this folder has a say on a child only through the child's own name: when no
+    // pattern of it can match that name (./name-prefilter.ts), it has none, and its matcher is not asked.
+    const folderIgnored = active.map((layer) => ignoresFolder(layer, layer.dir === '' ? relDir : relDir.slice(layer.dir.length + 1)));
     return {
       ignores(name, isDir) {
         if (isAlwaysIgnored(name, isDir, parentName)) return true;
         const relPath = relDir === '' ? name : relDir + '/' + name;
-        for (const layer of active) {
+        for (let i = 0; i < active.length; i++) {
+          const layer = active[i]!;
+          if (!folderIgnored[i] && !layer.names.mayMatch(name)) continue;
           const result = verdict(layer, relPath, isDir);
           if (result.ignored) return true;
           if (result.unignored) return false;
@@ -150,6 +158,16 @@ export function createIgnoreRules(fs: FileSystem, root: string): IgnoreRules {
       if (relDir === '.git/info') excludeLayer = undefined;
     },
   };
+}
+
+/**
+ * Whether the layer alone ignores the folder `local` (relative to the layer's folder), itself or through a
+ * folder above it. The layer's matcher is asked only when one of the folders' names could match a pattern:
+ * else none of them is matched by the layer's own patterns, and so none is ignored by it.
+ */
+function ignoresFolder(layer: Layer, local: string): boolean {
+  if (local === '' || !local.split('/').some((name) => layer.names.mayMatch(name))) return false;
+  return layer.rules.test(local + '/').ignored;
 }
 
 /**

@@ -9,6 +9,9 @@
  * Bounded twice: after `maxFolders` listings it stops, and it keeps at most `maxIgnored` folders (the watcher
  * checks every path against every ignored path). What it leaves out is watched, never lost: the change
  * subscriptions filter by the same rules.
+ *
+ * It can give way (`giveWay`): a search asked just after start walks the same folders itself, and on 2 cores
+ * this walk (and the OS watcher's crawl that only starts after it) took the core that search needed.
  */
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
 import { isInside, join } from '../../adapters/fs/posix-path.ts';
@@ -28,6 +31,8 @@ export interface IgnoredFoldersOptions {
   skipPaths?: readonly string[];
   maxFolders?: number;
   maxIgnored?: number;
+  /** While this returns a promise, no more folders are read until it settles (a search walking the tree runs). */
+  giveWay?: () => Promise<void> | undefined;
 }
 
 export interface IgnoredFolders {
@@ -58,6 +63,7 @@ export async function findIgnoredFolders(
   while (queue.length > 0) {
     if (listed++ >= maxFolders) return { folders, complete: false };
     const rel = queue.shift()!;
+    for (let turn = options.giveWay?.(); turn !== undefined; turn = options.giveWay?.()) await turn;
     let entries;
     try {
       entries = await fs.readdir(absolute(rel));

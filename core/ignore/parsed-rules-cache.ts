@@ -18,19 +18,21 @@
  * answered the ~83k paths of a whole Linux kernel tree).
  */
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
-import type { Ignore } from './rules-file.ts';
 
 export const MAX_CACHED_FILES = 512;
 
 interface CachedRules {
   version: string;
-  rules: Promise<Ignore>;
+  rules: Promise<unknown>;
 }
 
 const byFileSystem = new WeakMap<FileSystem, Map<string, CachedRules>>();
 
-/** The matcher for the rules file at `path` whose current version is `version`: cached, or built by `parse`. */
-export function parsedRules(fs: FileSystem, path: string, version: string, parse: () => Promise<Ignore>): Promise<Ignore> {
+/**
+ * The parsed rules file at `path` whose current version is `version`: cached, or built by `parse`. One FileSystem's
+ * files are parsed by one reader (./rules-file.ts), so a cached value is always of that reader's type.
+ */
+export function parsedRules<T>(fs: FileSystem, path: string, version: string, parse: () => Promise<T>): Promise<T> {
   let files = byFileSystem.get(fs);
   if (!files) {
     files = new Map();
@@ -40,14 +42,15 @@ export function parsedRules(fs: FileSystem, path: string, version: string, parse
   files.delete(path); // re-inserted below: a Map iterates in insertion order, so the first key is the LRU one
   if (cached?.version === version) {
     files.set(path, cached);
-    return cached.rules;
+    return cached.rules as Promise<T>;
   }
-  const entry: CachedRules = { version, rules: parse() };
+  const rules = parse();
+  const entry: CachedRules = { version, rules };
   files.set(path, entry);
   // A failed read is not an answer to keep.
   entry.rules.catch(() => {
     if (files.get(path) === entry) files.delete(path);
   });
   if (files.size > MAX_CACHED_FILES) files.delete(files.keys().next().value!);
-  return entry.rules;
+  return rules;
 }

@@ -5,6 +5,7 @@
 import ignore from 'ignore';
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
 import { isFsError } from '../../adapters/fs/fs-error.ts';
+import { namePrefilter, type NamePrefilter } from './name-prefilter.ts';
 import { parsedRules } from './parsed-rules-cache.ts';
 
 export type Ignore = ignore.Ignore;
@@ -21,18 +22,25 @@ export function newMatcher(): Ignore {
   return ignore({ ignorecase: false });
 }
 
+/** One rules file read: its matcher, and which names it could match at all (./name-prefilter.ts). */
+export interface RulesFile {
+  rules: Ignore;
+  names: NamePrefilter;
+}
+
 /**
  * The rules in the file at `path`, or null when there is none. Like git (2.32+), a rules file that is a
  * symlink is not followed. A file that cannot be read counts as absent, as git treats it. The lstat's version
  * picks up the matcher parsed last time when the file is unchanged (./parsed-rules-cache.ts).
  */
-export async function readRulesFile(fs: FileSystem, path: string): Promise<Ignore | null> {
+export async function readRulesFile(fs: FileSystem, path: string): Promise<RulesFile | null> {
   try {
     const stat = await fs.lstat(path);
     if (stat.type !== 'file') return null;
     return await parsedRules(fs, path, stat.version, async () => {
       const bytes = await fs.read(path, { offset: 0, length: MAX_RULES_FILE_BYTES });
-      return newMatcher().add(new TextDecoder('utf-8').decode(bytes));
+      const text = new TextDecoder('utf-8').decode(bytes);
+      return { rules: newMatcher().add(text), names: namePrefilter(text) };
     });
   } catch (error) {
     if (isFsError(error)) return null;

@@ -1,5 +1,6 @@
 import type { ChangeFeed } from '../../core/changes/change-feed.ts';
 import type { SearchEngineOptions } from '../../core/search/engine/engine-types.ts';
+import { listGivesWay, type ListGivesWay } from '../../core/search/engine/list-gives-way.ts';
 import { createSearchEngine, type SearchEngine } from '../../core/search/search-engine.ts';
 import type { WorkspaceAppOptions } from './app-options.ts';
 import type { FilesPart } from './files.ts';
@@ -12,6 +13,8 @@ export interface SearchPart {
   /** Nothing changes the storage behind the change feed's back (default: true with a watcher). */
   changesAreSeen: boolean;
   perRequest: boolean;
+  /** What gives way to a query walking the disk (its engines' file lists, the watcher's start-up walk). */
+  walkingQueries: ListGivesWay;
 }
 
 /** The search engine (core/search, docs/intentic-search.md) over the app's storage and change feed. */
@@ -20,6 +23,7 @@ export function buildSearch(options: WorkspaceAppOptions, files: FilesPart, chan
   const changesAreSeen = changesSaidSeen ?? options.watcher !== undefined;
   // One key for every engine of the app, so a per-request engine honours the cursors of an earlier one.
   const cursorKey = crypto.getRandomValues(new Uint8Array(32));
+  const walkingQueries = listGivesWay(Date.now);
   const makeSearch = (extra: Partial<SearchEngineOptions> = {}) =>
     createSearchEngine({
       ...adapters,
@@ -29,9 +33,10 @@ export function buildSearch(options: WorkspaceAppOptions, files: FilesPart, chan
       changesAreSeen,
       exclude: files.excluded,
       cursorKey,
+      walkingQueries,
       ...extra,
     });
   const search = makeSearch();
   if (eager && !perRequest) search.start();
-  return { search, makeSearch, changesAreSeen, perRequest };
+  return { search, makeSearch, changesAreSeen, perRequest, walkingQueries };
 }

@@ -10,7 +10,12 @@ import type { FilesPart } from './files.ts';
  * git state, one `<repo>/.git` change per commit, checkout, merge or stash (docs/workspace-files.md#changes).
  * Returns the git state source, which also hears every change the feed gets (a new folder may be a new repo).
  */
-export function startWatching(watcher: WatcherAdapter, files: FilesPart, changes: ChangeFeed): GitStateSource {
+export function startWatching(
+  watcher: WatcherAdapter,
+  files: FilesPart,
+  changes: ChangeFeed,
+  giveWay?: () => Promise<void> | undefined,
+): GitStateSource {
   const gitState = gitStateSource({
     watcher,
     fs: files.fs,
@@ -29,6 +34,8 @@ export function startWatching(watcher: WatcherAdapter, files: FilesPart, changes
     // itself; the streams clients read leave ignored paths out (core/changes/view-subscription.ts). The watcher
     // still never enters ignored folders: package stores by name, `.gitignore`d ones by the walk it starts with.
     gitignore: false,
+    // Its walk for the `.gitignore`d folders waits while a search walks the tree (the first query after start).
+    giveWay,
   });
   changes.attachSource(observedSource(source, (change) => gitState.notice(change))).catch((error: unknown) => {
     console.error(`workspace-api: changes made outside the API will not be reported: ${(error as Error).message}`);

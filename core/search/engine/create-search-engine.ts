@@ -55,7 +55,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   let closed = false;
   const shutdown = new AbortController();
   let running = 0;
-  const walkingQueries = listGivesWay(now);
+  const walkingQueries = options.walkingQueries ?? listGivesWay(now);
 
   function start(): Promise<EngineParts> {
     if (closed) return Promise.reject(new WorkspaceError('not-implemented', 'search has been shut down'));

@@ -12,6 +12,7 @@ import type { ParserAdapter } from '../symbols/syntax-tree.ts';
 import type { TextScanner } from '../text/scanner.ts';
 import type { FindQuery } from '../text/find-query.ts';
 import type { EmbeddingsConfig } from '../prose/embeddings.ts';
+import type { ListGivesWay } from './list-gives-way.ts';
 
 /** The runtime's part: Node passes worker-thread scanning and building, the disk cache and the WASM parsers. */
 export interface SearchAdapters {
@@ -62,6 +63,11 @@ export interface SearchEngineOptions extends SearchAdapters {
    */
   changesAreSeen: boolean;
   now?: () => number;
+  /**
+   * Who gives way to the queries that walk the disk themselves (./list-gives-way.ts; default: this engine's own,
+   * for its file list alone). An app hands one to all its engines and to its watcher's start-up walk.
+   */
+  walkingQueries?: ListGivesWay;
   /** How many searches are running (the engine's own count; background feeds give way to them). */
   searchesRunning?: () => number;
 }

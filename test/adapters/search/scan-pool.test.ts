@@ -1,7 +1,8 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { rm, symlink, writeFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Worker } from 'node:worker_threads';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createScanPool, type ScanPool } from '../../../adapters/search/scan-pool.ts';
 import type { FindQuery } from '../../../core/search/text/find-query.ts';
 import { createFsScanner } from '../../../core/search/text/scanner.ts';
@@ -150,6 +151,28 @@ describe('createScanPool', () => {
     ].join('\n');
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 15_000 });
     expect(JSON.parse(stdout)).toEqual([1, ['z/last.txt']]);
+  });
+
+  it('hands a worker its next batch before it answers the current one (it never waits on the main thread)', async () => {
+    const onePool = createScanPool({ workers: 1 });
+    let postedAtOnce: number | undefined;
+    let posted = 0;
+    const post = Worker.prototype.postMessage;
+    const spy = vi.spyOn(Worker.prototype, 'postMessage').mockImplementation(function (this: Worker, ...args) {
+      // Batches handed out in one go are counted before any answer can come back.
+      if (posted++ === 0) queueMicrotask(() => (postedAtOnce = posted));
+      return post.apply(this, args);
+    });
+    try {
+      const names = Array.from({ length: 700 }, (_, i) => `many/f${String(i).padStart(3, '0')}.txt`);
+      const files = await targets(tree, names);
+      const found = await onePool.scan({ query: query('needle'), files });
+      expect(postedAtOnce).toBe(2); // 700 files: three batches, two of them in the worker's port at once
+      expect(found.size).toBe(100);
+    } finally {
+      spy.mockRestore();
+      await onePool.close();
+    }
   });
 
   it('fails scans once closed', async () => {

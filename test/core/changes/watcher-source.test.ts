@@ -218,6 +218,42 @@ describe('watcherSource', () => {
       expect(sink.resyncs).toBe(1);
     });
 
+    it('giveWay: the walk reads no folder and the watcher does not start while it holds; both go on once it lets go', async () => {
+      const fs = files();
+      let reads = 0;
+      const readdir = fs.readdir.bind(fs);
+      fs.readdir = (at, options) => {
+        reads++;
+        return readdir(at, options);
+      };
+      let letGo!: () => void;
+      const held = new Promise<void>((resolve) => (letGo = resolve));
+      let asked!: () => void;
+      const wasAsked = new Promise<void>((resolve) => (asked = resolve));
+      let holding = true;
+      const watcher = new ScriptedWatcher();
+      const source = watcherSource({
+        watcher,
+        fs,
+        root: async () => '/ws',
+        ignorePaths: async () => ['/ws/.agents'],
+        giveWay: () => {
+          asked();
+          return holding ? held : undefined;
+        },
+      });
+      const started = Promise.resolve(source.start(new RecordingSink()));
+      expect(await Promise.race([wasAsked.then(() => 'asked'), started.then(() => 'started')])).toBe('asked');
+      expect(reads).toBe(0);
+      expect(watcher.watchedRoot).toBeUndefined();
+      holding = false;
+      letGo();
+      const stop = await started;
+      expect(watcher.watchedRoot).toBe('/ws');
+      expect([...watcher.options!.ignorePaths].sort()).toEqual(['/ws/.agents', '/ws/build', '/ws/logs', '/ws/pkg/out']);
+      await stop();
+    });
+
     it('with skipIgnoredFolders off, only the given paths', async () => {
       const { watcher } = await start(files(), { skipIgnoredFolders: false, ignorePaths: async () => ['/ws/.agents'] });
       expect(watcher.options!.ignorePaths).toEqual(['/ws/.agents']);

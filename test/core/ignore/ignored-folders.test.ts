@@ -50,4 +50,34 @@ describe('findIgnoredFolders', () => {
     });
     expect((await findIgnoredFolders(fs, '/ws', rules, { maxFolders: 1 })).complete).toBe(false);
   });
+
+  it('reads no folder while giveWay holds, and finds the same folders once it lets go', async () => {
+    const fs = tree();
+    const folders: string[] = [];
+    const readdir = fs.readdir.bind(fs);
+    fs.readdir = (at, options) => {
+      folders.push(at);
+      return readdir(at, options);
+    };
+    let letGo!: () => void;
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    let asked!: () => void;
+    const wasAsked = new Promise<void>((resolve) => (asked = resolve));
+    let holding = true;
+    const walk = findIgnoredFolders(fs, '/ws', createIgnoreRules(fs, '/ws'), {
+      skipNames: new Set(['node_modules']),
+      skipPaths: ['/ws/.agents'],
+      giveWay: () => {
+        asked();
+        return holding ? held : undefined;
+      },
+    });
+    expect(await Promise.race([wasAsked.then(() => 'asked'), walk.then(() => 'walked')])).toBe('asked');
+    expect(folders).toEqual([]);
+    holding = false;
+    letGo();
+    const found = await walk;
+    expect(found.folders.sort()).toEqual(['/ws/build', '/ws/env', '/ws/pkg/out']);
+    expect(found.complete).toBe(true);
+  });
 });
