@@ -96,12 +96,15 @@ describe('GET /workspace-files/changes leaves out what tooling ignores (real ser
     await expectOnly(`${root}/tracked.txt`);
   });
 
-  it('a commit still gives exactly one <repo>/.git frame', async () => {
+  it('a commit still gives its <repo>/.git frame, and nothing inside .git', async () => {
     await sh(root, 'echo t2 > tracked.txt && git add tracked.txt && git commit -q -m second');
     const frames: FeedFrame[] = [];
     frames.push(await events.until(isChangeOf(`${root}/.git`), frames, 'the commit'));
     for (let frame = await events.next(QUIET_MS); frame; frame = await events.next(QUIET_MS)) frames.push(frame);
-    expect(frames.map(pathOf).sort()).toEqual([`${root}/.git`, `${root}/tracked.txt`]);
+    // `add` then `commit` may be one git-state change or two (two when more than the source's 50 ms debounce lies
+    // between them, as on a loaded machine): what matters is that .git's internals (index, refs, objects, logs)
+    // never show up, only the repo's own entry and the worktree file.
+    expect([...new Set(frames.map(pathOf))].sort()).toEqual([`${root}/.git`, `${root}/tracked.txt`]);
   });
 
   it('a .gitignore edit takes effect: a newly ignored folder goes quiet, a re-included one is watched again', async () => {
