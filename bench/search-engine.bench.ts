@@ -4,7 +4,7 @@
  * must equal `rg -l` on the same files, or the bench fails.
  *
  * The anchor is `rg -l -i --hidden --max-filesize 1M PATTERN` (`-F` for literals): ripgrep honours `.gitignore`
- * as we do; `--hidden` because we search dotfiles (001-search.md: `.env` is an ordinary file); 1 MiB is our text
+ * as we do; `--hidden` because we search dotfiles (docs/intentic-search.md: `.env` is an ordinary file); 1 MiB is our text
  * cap. The kernel's top-level `.gitignore` holds `/*` and `!/debian/`, which hide the whole tree from an engine
  * that honours `.gitignore` outside a git repository (as both do): the bench copy drops those two lines.
  *

@@ -11,7 +11,7 @@
  * - Both sides read from the page cache (a warm-up run each first): "cold" means the index is not built, not that
  *   the disk is.
  * - Correctness, every run: our matched paths must equal rg's, over the files both search. Ours skips files over
- *   1 MiB and files holding a NUL (001-search.md); rg searches the former and stops at a NUL in the latter, so
+ *   1 MiB and files holding a NUL (docs/intentic-search.md); rg searches the former and stops at a NUL in the latter, so
  *   such files (found by an untimed read) are left out of rg's set. A difference fails the bench.
  * - Medians of 5 interleaved runs of wall time, and of CPU time (user + system, every thread: ours from
  *   `process.cpuUsage()` around the scan, rg from `/usr/bin/time`): on a shared, loaded machine the CPU figure is

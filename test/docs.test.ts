@@ -18,7 +18,13 @@ const SOURCE_FILE = /\.(ts|mjs|js)$/;
  * Names of the original product documents, their rule files and the team's design notes, none of which is part of
  * the repository (the repository's own account is docs/).
  */
-const OUTSIDE_DOCUMENT = [/\bseeds\//i, /\bseed[ -]00\d/i, /\bDESIGN\.md\b/, /\bTOOLCHAIN\.md\b/];
+const OUTSIDE_DOCUMENT = [
+  /\bseeds\//i,
+  /\bseeds?[ -]00\d/i,
+  /\b00\d-(?:git|chat|search|project)\.md\b/i,
+  /\bDESIGN\.md\b/,
+  /\bTOOLCHAIN\.md\b/,
+];
 /** A tracker issue cited by number: the word, then its number, maybe after a `#`. */
 const ISSUE_NUMBER = /\bissue\s+#?\d+/i;
 /** A docs page named from a source comment or README: `docs/ori.md`, `docs/ori.md#skills`. */

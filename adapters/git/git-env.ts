@@ -28,7 +28,7 @@ const REPOSITORY_VARIABLES = [
 export const BATCH_MODE_SSH = 'ssh -o BatchMode=yes';
 
 /**
- * The environment of every git process (seeds 002-git.md "Running git"), on top of `base`:
+ * The environment of every git process (docs/noide-protocol.md#git), on top of `base`:
  * - `LC_ALL=C`: messages in English whatever the user's locale, since callers and clients match on git's texts.
  * - `GIT_TERMINAL_PROMPT=0`: missing https credentials fail at once instead of waiting for a prompt nobody sees.
  * - `GIT_SSH_COMMAND="ssh -o BatchMode=yes"`, the same for ssh, UNLESS the user set GIT_SSH_COMMAND or GIT_SSH:

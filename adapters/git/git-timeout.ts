@@ -1,5 +1,5 @@
 /**
- * How long one git process may run (seeds 002-git.md "Running git"): `WORKSPACE_GIT_TIMEOUT` seconds for every
+ * How long one git process may run (docs/noide-protocol.md#git): `WORKSPACE_GIT_TIMEOUT` seconds for every
  * subcommand when it is set to a positive number; else 120 s, and 600 s for the ones that talk to a remote.
  */
 

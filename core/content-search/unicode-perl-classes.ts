@@ -1,5 +1,5 @@
 /**
- * Rust's `regex` (the dialect 001-search.md and the original NoIDE server use) reads `\w`, `\d` and `\s` as Unicode
+ * Rust's `regex` (the dialect docs/intentic-search.md and the original NoIDE server use) reads `\w`, `\d` and `\s` as Unicode
  * classes by default; RE2 — and so re2js — reads them as ASCII. So `\wber` would miss `über` and `\d` an Arabic-Indic
  * digit, where ripgrep finds them. This rewrites the three (and their negations) to the Unicode classes they stand
  * for in Rust before RE2 compiles the pattern:

@@ -1,6 +1,6 @@
 /**
  * The workspace's git repositories, as Intentic's `GET /workspace/repos` and `POST /workspace/sync` see them
- * (seeds 002-git.md "Intentic repos", Discovery): a breadth-first walk from the root over at most MAX_FOLDERS
+ * (docs/intentic.md#repos): a breadth-first walk from the root over at most MAX_FOLDERS
  * folders. A child folder is considered only when it is a real folder (not a link), not hidden, not a package or
  * build folder, named like a repo (`^[a-zA-Z0-9][a-zA-Z0-9._-]*$`) and, at the top level, not one of the names
  * Intentic reserves; anything else is skipped and not entered. A considered folder holding `.git` (a folder, or the

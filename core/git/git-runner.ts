@@ -1,5 +1,5 @@
 /**
- * How the git engine runs git (seeds 002-git.md "Running git"): the interface core/ and handlers speak, with the
+ * How the git engine runs git (docs/noide-protocol.md#git): the interface core/ and handlers speak, with the
  * Node implementation in adapters/git/git-process.ts (a process per call, from an argument array, never a shell).
  * Edge-clean: a runtime without processes (Workers) has no GitRunner, and the git commands say so.
  */

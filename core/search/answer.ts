@@ -84,7 +84,7 @@ export interface SearchAnswer {
   features?: string[];
 }
 
-/** Most matching lines kept per file (001-search.md: `capped`). */
+/** Most matching lines kept per file (docs/intentic-search.md: `capped`). */
 export const MAX_HITS_PER_FILE = 50;
 /** A page never holds more hits than this, unless its first group alone does. */
 export const MAX_HITS_PER_PAGE = 1000;

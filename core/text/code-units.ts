@@ -1,5 +1,5 @@
 /**
- * Order by UTF-16 code unit, the order the seeds ask for ("sorted by code unit") and JavaScript's default sort:
+ * Order by UTF-16 code unit, the order the dialects ask for ("sorted by code unit") and JavaScript's default sort:
  * independent of locale, so every runtime answers the same.
  */
 export function compareCodeUnits(a: string, b: string): number {

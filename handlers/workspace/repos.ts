@@ -9,7 +9,7 @@ const reposQuery = z.object({});
 
 /**
  * `GET /workspace/repos` (Intentic, docs/intentic.md#repos) → `{repos}`: every git repository's id in the workspace, sorted
- * (core/git/discover-repos.ts has the rules of seeds 002-git.md). The agents' copies are not part of it.
+ * (core/git/discover-repos.ts has the rules: docs/intentic.md#repos). The agents' copies are not part of it.
  */
 export async function workspaceRepos(request: Request, ctx: WorkspaceContext): Promise<Response> {
   parseQuery(request, reposQuery);

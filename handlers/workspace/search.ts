@@ -10,7 +10,7 @@ const MODES = ['q', 'find', 'files', 'def', 'refs', 'sym', 'ast'] as const satis
 const TRUE = new Set(['true', '1', 'yes', 'on', 'y', 'enabled']);
 const FALSE = new Set(['false', '0', 'no', 'off', 'n', 'disabled']);
 
-/** 001-search.md's string booleans: those words in any case, nothing else. */
+/** docs/intentic-search.md's string booleans: those words in any case, nothing else. */
 const stringBoolean = z
   .string()
   .transform((value, context) => {

@@ -58,7 +58,7 @@ const searchHit = z.strictObject({
   tags: z.array(z.strictObject({ kind: tagKind, score: z.number().min(0).max(1).optional() })).min(1),
   context: z.string().optional(),
 });
-/** 001-search.md "Answer": optional keys are omitted, never null. */
+/** docs/intentic-search.md "Answer": optional keys are omitted, never null. */
 export const searchAnswer = z.strictObject({
   mode: z.enum(['q', 'find', 'files', 'def', 'refs', 'sym', 'ast']),
   total: z.number().int().min(0),

@@ -1,5 +1,5 @@
 /**
- * `context` (001-search.md, ours): the enclosing symbol of a hit as `name (kind)`, e.g. `defaultWidgets (const)`,
+ * `context` (docs/intentic-search.md, ours): the enclosing symbol of a hit as `name (kind)`, e.g. `defaultWidgets (const)`,
  * on `find`/`q`/`refs` hits inside a symbol that are not its definition line: the innermost symbol holding the
  * line other than one defined on it (a method's first line sits in its class). Added to a page's groups only (the
  * files a client sees), since it parses each file; of a page, the first CONTEXT_GROUPS groups get it, so a

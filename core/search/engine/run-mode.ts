@@ -1,5 +1,5 @@
 /**
- * One query's whole ranked set, by mode (001-search.md "Modes"). Each mode is its own module under ../modes;
+ * One query's whole ranked set, by mode (docs/intentic-search.md "Modes"). Each mode is its own module under ../modes;
  * this file hands them the engine's parts.
  */
 import type { ListedFile } from '../file-list/listed-file.ts';

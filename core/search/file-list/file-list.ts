@@ -2,7 +2,7 @@
  * The live file list: every file of the workspace, kept current by the change feed, so a search never walks
  * the disk per query. The engine is ./create-file-list.ts. Edge-clean.
  *
- * What it holds (001-search.md "What is searched"): every regular file under the root except `.git` (never, not
+ * What it holds (docs/intentic-search.md "What is searched"): every regular file under the root except `.git` (never, not
  * even with `includeIgnored`), each with `ignored` per search's rules. Folders the OS watcher never enters
  * (the package stores of core/ignore/package-stores.ts, `.hg`, `.svn`) are kept as names only — their files are
  * walked on demand by `storeFiles`. Symbolic links are not files, but the folder structure keeps every entry

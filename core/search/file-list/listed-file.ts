@@ -8,7 +8,7 @@ export interface ListedFile {
   /** The FileSystem's version: changes whenever the content does. */
   readonly version: string;
   /**
-   * Ignored by search's rules (001-search.md "What is searched": the listed folders at any depth, `.gitignore`
+   * Ignored by search's rules (docs/intentic-search.md "What is searched": the listed folders at any depth, `.gitignore`
    * matches, package stores): searched only with `includeIgnored`.
    */
   readonly ignored: boolean;

@@ -4,7 +4,7 @@
 import { DEFAULT_IGNORED_FOLDER_NAMES } from '../../changes/watcher-source.ts';
 
 /**
- * 001-search.md "What is searched": these folders are ignored at any depth (searched only with
+ * docs/intentic-search.md "What is searched": these folders are ignored at any depth (searched only with
  * `includeIgnored`), on top of `.gitignore` and what core/ignore always ignores.
  */
 export const SEARCH_IGNORED_FOLDERS: ReadonlySet<string> = new Set([
@@ -12,7 +12,7 @@ export const SEARCH_IGNORED_FOLDERS: ReadonlySet<string> = new Set([
   '__pycache__', '.pytest_cache', '.mypy_cache', '.ruff_cache', '.gradle',
 ]);
 
-/** Never listed, never walked, whatever its kind (001-search.md: `.git` never, even with `includeIgnored`). */
+/** Never listed, never walked, whatever its kind (docs/intentic-search.md: `.git` never, even with `includeIgnored`). */
 export const NEVER_LISTED = '.git';
 
 /**

@@ -1,5 +1,5 @@
 /**
- * `ast` (001-search.md): a syntax pattern (`$X` one node, `$$$` any run) matched on parsed files, tag `text`.
+ * `ast` (docs/intentic-search.md): a syntax pattern (`$X` one node, `$$$` any run) matched on parsed files, tag `text`.
  * **Ours:** the route names no language, so the pattern is tried in each file's own (core/search/symbols/
  * ast-pattern.ts compiles it per grammar; where it does not parse it matches nothing). Only files holding every
  * word of the pattern are read and parsed (the content index finds them).

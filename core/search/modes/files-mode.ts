@@ -1,5 +1,5 @@
 /**
- * `files` mode (001-search.md): paths, fuzzy, case-insensitive; a group per file with one hit
+ * `files` mode (docs/intentic-search.md): paths, fuzzy, case-insensitive; a group per file with one hit
  * `{ line: 1, text: path, tags: [fuzzy] }`, group score 1/(rank+1). The scoring and its ranking are
  * core/search/paths (shared with the `@` search). The groups are built for the ranks a page reads only: a
  * 2-character query matches tens of thousands of paths of a kernel tree, of which a page shows 50.

@@ -1,5 +1,5 @@
 /**
- * `find` mode (001-search.md): text search by line. A regex unless `literal` (a pattern that does not compile runs
+ * `find` mode (docs/intentic-search.md): text search by line. A regex unless `literal` (a pattern that does not compile runs
  * as literal text: note `ran as literal text`); with zero hits the grep-style escapes `\| \+ \? \( \) \{ \}` drop
  * their backslash and it reruns (note `escapes rewritten`); still zero, not `literal`, and the query a phrase: the
  * prose engine answers (note `answered semantically`).

@@ -1,5 +1,5 @@
 /**
- * The prose stage (001-search.md `q`: "prose (BM25 over code and docs; embeddings if configured)"): the BM25
+ * The prose stage (docs/intentic-search.md `q`: "prose (BM25 over code and docs; embeddings if configured)"): the BM25
  * index's best files, each with its best lines, re-scored by embeddings when an endpoint is configured and the
  * two lists fused by reciprocal rank. Hits carry no spans (not text matches); tags `sem` and `bm25` with scores.
  */

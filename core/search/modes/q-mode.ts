@@ -1,5 +1,5 @@
 /**
- * `q`, the default mode (001-search.md): reads the query and blends the stages that fit it, first fit wins —
+ * `q`, the default mode (docs/intentic-search.md): reads the query and blends the stages that fit it, first fit wins —
  * - a path (`src/app.ts`, `*.test.ts`): the files whose path matches (a glob if it has `* ? [`, else fuzzy),
  *   plus the literal text;
  * - an identifier (`getUserById`, `Widget.render`): its exact definitions, the whole word as text, and prose;

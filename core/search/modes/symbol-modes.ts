@@ -1,5 +1,5 @@
 /**
- * The symbol modes (001-search.md): `def` (definitions named exactly the query), `sym` (symbol names, fuzzy or a
+ * The symbol modes (docs/intentic-search.md): `def` (definitions named exactly the query), `sym` (symbol names, fuzzy or a
  * glob) and `refs` (the name as a whole word minus its definitions, each line tagged with what it does), over the
  * symbol index (core/search/symbols). Parsing is the slow part, so `def` and `refs` parse only the files whose
  * text holds the name (found by the content index), and `sym` answers from the symbols indexed so far.

@@ -1,5 +1,5 @@
 /**
- * The `files` mode scorer, exactly as 001-search.md says (`files`), case-insensitive:
+ * The `files` mode scorer, exactly as docs/intentic-search.md says (`files`), case-insensitive:
  * - the query is a substring of the path: 0.75, + 0.2 if it starts in the base name, + 5 / len(path);
  * - else each query character is found left to right (greedily, the first occurrence after the previous match;
  *   all must be found), worth 1, + 0.8 right after the previous one, + 0.6 at index 0, after `/` `.` `_` `-`

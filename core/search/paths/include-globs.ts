@@ -1,5 +1,5 @@
 /**
- * The `include` parameter of `/workspace/search` (001-search.md "`include`"): a comma list of path parts, each
+ * The `include` parameter of `/workspace/search` (docs/intentic-search.md "`include`"): a comma list of path parts, each
  * turned into globs over the root-relative path, and the predicate that says whether a file is searched.
  *
  * Grammar: split on commas outside `{…}`/`[…]`, trim, drop empty parts; `!part` excludes; strip trailing `/`.
@@ -88,7 +88,7 @@ function splitParts(include: string): string[] {
 }
 
 /**
- * Escapes what picomatch would give a meaning 001-search.md does not: `( ) |` anywhere outside a class, and a
+ * Escapes what picomatch would give a meaning docs/intentic-search.md does not: `( ) |` anywhere outside a class, and a
  * `{` without its `}` or a `[` without its `]` (picomatch would match nothing or read on past it).
  */
 function literalSpecials(glob: string): string {

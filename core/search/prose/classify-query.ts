@@ -1,5 +1,5 @@
 /**
- * How `q` reads a query (001-search.md `q`, first fit wins) and what `find` calls a phrase.
+ * How `q` reads a query (docs/intentic-search.md `q`, first fit wins) and what `find` calls a phrase.
  *
  * - `path`: no whitespace, holds `/`, `*` or `?`, and no regex character but those and the ones a path or glob
  *   uses: `.` (every file name has one), `[ ]` and `{ }` (glob classes and alternatives, which `q` runs as a

@@ -1,5 +1,5 @@
 /**
- * `q`'s blend of its stages (001-search.md `q`): reciprocal-rank fusion, k = 60. A file's score is the sum over
+ * `q`'s blend of its stages (docs/intentic-search.md `q`): reciprocal-rank fusion, k = 60. A file's score is the sum over
  * the lists that hold it of 1 / (k + rank), rank from 1 (the best of a list adds 1/61); then ×1.5 if it holds a
  * definition of the query and ×1.25 if one of its path words starts with a query word. Ties by path in
  * code-unit order, so a re-run keeps its order.

@@ -1,6 +1,6 @@
 /**
  * BM25 over identifier-split terms (./tokens.ts) of the workspace's text files, code and docs alike, kept
- * current one document at a time: the prose side of `q` and `find`'s "answered semantically" (001-search.md).
+ * current one document at a time: the prose side of `q` and `find`'s "answered semantically" (docs/intentic-search.md).
  *
  * Scoring is Okapi BM25 with Lucene's always-positive IDF, ln(1 + (N − df + 0.5) / (df + 0.5)), k1 = 1.2 and
  * b = 0.75; each distinct query term counts once. `normalized` (the `bm25` tag) is the score over the query's

@@ -71,7 +71,7 @@ export function queryTerms(query: string): string[] {
 }
 
 /**
- * The words of a path for rank fusion's path boost (001-search.md `q`: "a path word starts with a query word"):
+ * The words of a path for rank fusion's path boost (docs/intentic-search.md `q`: "a path word starts with a query word"):
  * the path split on `/ . _ -` and at case changes, as the tokenizer splits an identifier (letters and digits
  * apart too), lower-cased, stop words kept (`to/` is a folder name, not padding).
  */

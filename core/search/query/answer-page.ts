@@ -1,5 +1,5 @@
 /**
- * One page of a query's whole ResultSet as the wire answer (001-search.md "Answer", "Paging"): `files` and
+ * One page of a query's whole ResultSet as the wire answer (docs/intentic-search.md "Answer", "Paging"): `files` and
  * `total` of the whole set, `shown` of the page, `truncated` and then (only then) `cursor`; optional keys are
  * omitted, never null; every zero-hit answer has a hint.
  */

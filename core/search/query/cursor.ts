@@ -2,7 +2,7 @@
  * The `after` cursor: where a page stopped (an index into the query's ranked groups), signed for the query that
  * made it. A cursor is `<groups taken>.<MAC>`, the MAC an HMAC-SHA-256 over the query's identity and that number,
  * with a key random per instance. So a cursor the server could not have issued (made up, edited, from another
- * query, from before a restart) fails the check and is a BAD_REQUEST (001-search.md: "ours"), and the server keeps
+ * query, from before a restart) fails the check and is a BAD_REQUEST (docs/intentic-search.md: "ours"), and the server keeps
  * no state per query. The MAC is cut to 128 bits: forging it is still out of reach, and cursors stay short.
  */
 import { hmac } from '@noble/hashes/hmac.js';

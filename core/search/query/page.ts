@@ -1,5 +1,5 @@
 /**
- * Paging (001-search.md "Paging"): a page takes whole groups in rank order until it holds `limit` of them or the
+ * Paging (docs/intentic-search.md "Paging"): a page takes whole groups in rank order until it holds `limit` of them or the
  * next would push it past MAX_HITS_PER_PAGE hits; the first group is always taken, so every page makes progress.
  */
 import { MAX_HITS_PER_PAGE, type Group } from '../answer.ts';

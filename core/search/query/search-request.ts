@@ -13,7 +13,7 @@ export interface SearchRequest {
   readonly literal: boolean;
   readonly word: boolean;
   readonly caseSensitive: boolean;
-  /** 001-search.md's include grammar, ≤ 512 characters; absent: every file. */
+  /** docs/intentic-search.md's include grammar, ≤ 512 characters; absent: every file. */
   readonly include?: string;
   /** Files per page, 1..300. */
   readonly limit: number;

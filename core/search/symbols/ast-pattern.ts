@@ -1,5 +1,5 @@
 /**
- * The `ast` mode (001-search.md): a syntax pattern matched structurally against parsed files, as ast-grep
+ * The `ast` mode (docs/intentic-search.md): a syntax pattern matched structurally against parsed files, as ast-grep
  * does. `$X` (a capital name) matches one named node, and the same name twice must match the same text; `$_`
  * matches one node without binding; `$$$` (or `$$$ARGS`) matches any run of sibling nodes, none included.
  * The route names no language, so the pattern is parsed in each file's own: a pattern that does not parse

@@ -1,5 +1,5 @@
 /**
- * What a reference does (001-search.md, `refs`): each occurrence gets the first kind that fits, in this order,
+ * What a reference does (docs/intentic-search.md, `refs`): each occurrence gets the first kind that fits, in this order,
  * by these cues and no others —
  * - `import`: the line (leading blanks aside) starts with `import`, `from` (as words), `export {`, `use `, or it
  *   has `require(` anywhere;

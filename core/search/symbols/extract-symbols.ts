@@ -1,5 +1,5 @@
 /**
- * The definitions in one parsed file (001-search.md: `def`, `sym`, the last paragraph). Each grammar family
+ * The definitions in one parsed file (docs/intentic-search.md: `def`, `sym`, the last paragraph). Each grammar family
  * has its own rules (./languages/*.ts, which also say how each language's kinds and `exported` are read); the
  * lines, signatures and the test-path rule are applied here, once for all of them.
  */

@@ -1,5 +1,5 @@
 /**
- * Which grammar parses a file, by its extension (001-search.md, last paragraph). `.jsx` goes to the JavaScript
+ * Which grammar parses a file, by its extension (docs/intentic-search.md, last paragraph). `.jsx` goes to the JavaScript
  * grammar, which has JSX built in; C goes to the C++ grammar (the package ships no C grammar, and C++'s parses C
  * well enough for definitions); a Vue SFC's script blocks are parsed as TypeScript (./vue-script-blocks.ts).
  */

@@ -26,7 +26,7 @@ export function signatureOf(lineText: string): string {
 const TEST_FOLDERS = new Set(['test', 'tests', '__tests__']);
 
 /**
- * 001-search.md: on test paths (`*.test.*`, `*.spec.*`, `test/`, `tests/`, `__tests__/`, `test_*`) a `fn` or
+ * docs/intentic-search.md: on test paths (`*.test.*`, `*.spec.*`, `test/`, `tests/`, `__tests__/`, `test_*`) a `fn` or
  * `const` is a `test`. The folders count at any depth; `test_*` is the file's base name (pytest's convention).
  */
 export function isTestPath(path: string): boolean {

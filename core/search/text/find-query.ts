@@ -1,5 +1,5 @@
 /**
- * `find` mode's matcher (001-search.md, `find` and "Answer"): a query compiled once, then run over each file's
+ * `find` mode's matcher (docs/intentic-search.md, `find` and "Answer"): a query compiled once, then run over each file's
  * raw bytes. Edge-clean (Web APIs only).
  *
  * - A regex unless `literal`, in the Rust `regex` dialect: RE2 syntax on re2js (linear time whatever the

@@ -1,5 +1,5 @@
 /**
- * What a text hit shows of its line (001-search.md "Answer", `text`): the line itself, or for a line over
+ * What a text hit shows of its line (docs/intentic-search.md "Answer", `text`): the line itself, or for a line over
  * MAX_LINE_CHARS (UTF-16 code units) the MAX_LINE_CHARS-unit window starting WINDOW_LEAD units before the
  * first match, clamped to the line's start. Spans the window cuts are dropped, the rest shifted into it. The
  * window is cut by code units, exactly as the rule says (a surrogate pair at its very edge can be split).

@@ -2,7 +2,7 @@
  * Reading a listed file for search: its bytes (at most MAX_SEARCHED_FILE_BYTES), or undefined when it is too big,
  * gone, or no longer a regular file inside the workspace.
  *
- * The list holds regular files only (001-search.md: symbolic links are skipped), but a file can be replaced by a
+ * The list holds regular files only (docs/intentic-search.md: symbolic links are skipped), but a file can be replaced by a
  * link after it was listed — before the change feed says so, or with no watcher at all — and `FileSystem.read`
  * follows links. So a read is only kept when the path was a regular file just before it and still resolves to
  * itself just after it (its real path is its listed path: no link in place of the file or of a folder above it).

@@ -1,7 +1,7 @@
 /**
  * What the engine's own state must never do to an answer: an answer computed while a background part (the prose
  * index, the symbol pass) was still filling is not served once that part is done, and a file listed as regular but
- * since replaced by a link out of the root is never read through the link (001-search.md: symbolic links are
+ * since replaced by a link out of the root is never read through the link (docs/intentic-search.md: symbolic links are
  * skipped). Both found by review.
  */
 import { rm, symlink, writeFile } from 'node:fs/promises';

@@ -30,7 +30,7 @@ function generatedSeed(): Seed {
   return seed;
 }
 
-/** The whole answer as 001-search.md's formula ranks it: every path scored, best first, ties by path. */
+/** The whole answer as docs/intentic-search.md's formula ranks it: every path scored, best first, ties by path. */
 function expectedGroups(query: string, paths: readonly string[]): Group[] {
   return paths
     .map((path) => ({ path, score: fuzzyPathScore(query, path) }))

@@ -191,7 +191,7 @@ describe.each(BACKENDS)('GET /workspace/search symbol modes (%s)', (backend) => 
           {
             path: 'src/widgets.ts',
             score: 1,
-            // No `context`: 001-search.md gives it to find, q and refs hits.
+            // No `context`: docs/intentic-search.md gives it to find, q and refs hits.
             hits: [{ line: 10, text: '  const label = helper(widget.name);', spans: [{ start: 16, end: 35 }], tags: [{ kind: 'text' }] }],
           },
         ],

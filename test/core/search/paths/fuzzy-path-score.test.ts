@@ -3,7 +3,7 @@ import { foldCase, fuzzyPathScore, scoreFolded } from '../../../../core/search/p
 import { seededRandom } from '../../text/generators.ts';
 import { compareRanked, fuzzyPathGroup, rankFuzzyPaths } from '../../../../core/search/paths/rank-fuzzy-paths.ts';
 
-// Every expected number is worked out by hand from 001-search.md's formula, in the comment beside it.
+// Every expected number is worked out by hand from docs/intentic-search.md's formula, in the comment beside it.
 describe('fuzzyPathScore', () => {
   it('scores a substring 0.75, + 0.2 when it starts in the base name, + 5/len(path)', () => {
     expect(fuzzyPathScore('main', 'src/main.go')).toBeCloseTo(0.75 + 0.2 + 5 / 11, 12); // at 4 = base start

@@ -7,7 +7,7 @@ function searched(include: string | undefined, paths: readonly string[]): string
   return filter ? paths.filter(filter) : 'all';
 }
 
-describe('includeGlobs: every row of 001-search.md\'s table', () => {
+describe('includeGlobs: every row of docs/intentic-search.md\'s table', () => {
   it.each([
     ['docs', ['**/docs', '**/docs/**'], []],
     ['docs/', ['**/docs', '**/docs/**'], []],

@@ -52,7 +52,7 @@ const CASES: [string, RefKind][] = [
   ['return Widget;', 'text'],
 ];
 
-describe('classifyRef (001-search.md `refs`: the first kind that fits)', () => {
+describe('classifyRef (docs/intentic-search.md `refs`: the first kind that fits)', () => {
   it.each(CASES)('%j → %s', (line, kind) => {
     expect(classifyRef(line, 'Widget', line.indexOf('Widget'))).toBe(kind);
   });
