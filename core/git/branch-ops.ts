@@ -1,5 +1,5 @@
 /**
- * The git commands over branches (docs/noide-protocol.md "The other 27" and "Checkout"): list, check out (with the
+ * The git commands over branches (docs/noide-protocol.md#git-commands): list, check out (with the
  * remote-tracking rules), merge, abort a merge. `name` / `fromRef` have passed checkBranchName / checkFromRef.
  */
 import { decodeGitText, textRule, type GitAnswer } from './git-output-rules.ts';

@@ -1,5 +1,5 @@
 /**
- * The git commands that answer file text and diffs (docs/noide-protocol.md "The other 27"): the **content rule**, stdout
+ * The git commands that answer file text and diffs (docs/noide-protocol.md#git-commands): the **content rule**, stdout
  * exactly. Every `file` and `commit` has passed core/git/git-args.ts before these run.
  */
 import { contentRule, type GitAnswer } from './git-output-rules.ts';

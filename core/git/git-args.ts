@@ -3,7 +3,7 @@ import { isInside, normalize } from '../../adapters/fs/posix-path.ts';
 import { WorkspaceError } from '../errors/workspace-error.ts';
 
 /**
- * The argument rules of docs/noide-protocol.md's "Arguments" table (`file`, `commit`, `name`, `fromRef`): each returns the
+ * The argument rules of docs/noide-protocol.md#git (`file`, `commit`, `name`, `fromRef`): each returns the
  * cleaned value or throws `bad-request` with the table's exact message. They run before any git process, so a
  * bad argument never reaches git — also for the commands where a git failure would be answered with `[]` or `""`.
  *

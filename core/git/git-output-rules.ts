@@ -1,7 +1,7 @@
 import type { GitOutput } from './git-runner.ts';
 
 /**
- * What a git command answers, by docs/noide-protocol.md's two rules over one process's GitOutput. `ok: false` carries the
+ * What a git command answers, by the two rules of docs/noide-protocol.md#git over one process's GitOutput. `ok: false` carries the
  * error text the protocol replies with (`{ok: false, error: text}`).
  */
 export type GitAnswer = { ok: true; text: string } | { ok: false; text: string };

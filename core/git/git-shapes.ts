@@ -1,5 +1,5 @@
 /**
- * The git commands' result shapes (docs/noide-protocol.md "Shapes"): every field always present. Path-keyed maps are
+ * The git commands' result shapes (docs/noide-protocol.md#git-commands): every field always present. Path-keyed maps are
  * null-prototype records, so a file named `__proto__` or `constructor` is a key like any other.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The git commands that make or unmake commits and stashes (docs/noide-protocol.md "The other 27"): commit and amend, undo,
+ * The git commands that make or unmake commits and stashes (docs/noide-protocol.md#git-commands): commit and amend, undo,
  * revert, stash push and pop. Answers follow the **text rule**.
  */
 import { WorkspaceError } from '../errors/workspace-error.ts';

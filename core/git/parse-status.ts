@@ -11,7 +11,7 @@ const UNMERGED = new Set(['DD', 'AU', 'UD', 'UA', 'DU', 'AA', 'UU']);
 const STAGED_LETTERS = new Set(['A', 'D', 'R', 'C', 'T']);
 
 /**
- * `status -b --porcelain -z` output → GitStatus (docs/noide-protocol.md get_git_status steps 3–4), its stats left `{}` for
+ * `status -b --porcelain -z` output → GitStatus (docs/noide-protocol.md#git-commands, get_git_status), its stats left `{}` for
  * `withStats`. Entries are `XY PATH\0`; a rename or copy (X or Y is R or C) is `XY NEW\0OLD\0` and is listed
  * under NEW; an untracked folder is `dir/`. Lists keep git's order.
  */

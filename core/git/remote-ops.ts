@@ -1,5 +1,5 @@
 /**
- * The git commands that talk to a remote (docs/noide-protocol.md "The other 27"): plain `push`, `fetch --all --prune` and
+ * The git commands that talk to a remote (docs/noide-protocol.md#git-commands): plain `push`, `fetch --all --prune` and
  * `pull`, no other flags — the repo's and the user's config decide remote, branch, rebase or merge. The runner's
  * environment keeps them from prompting (missing credentials fail at once) and its 600 s deadline applies.
  */

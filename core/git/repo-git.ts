@@ -2,7 +2,7 @@ import type { GitOutput } from './git-runner.ts';
 
 /**
  * One repository as the git operations see it: git run at its top level (`rev-parse --show-toplevel`), where every
- * `file` argument is relative to, as `git status` prints it (docs/noide-protocol.md: "all but git_init run there").
+ * `file` argument is relative to, as `git status` prints it (docs/noide-protocol.md#git: all but git_init run there).
  */
 export interface RepoGit {
   /** The repo's top level, an absolute real path. */

@@ -1,5 +1,5 @@
 /**
- * The git commands that move changes between the working tree and the index (docs/noide-protocol.md "The other 27"): add,
+ * The git commands that move changes between the working tree and the index (docs/noide-protocol.md#git-commands): add,
  * stage all, unstage, discard, resolve a conflict. Answers follow the **text rule**; `file` has passed checkFile.
  */
 import { textRule, type GitAnswer } from './git-output-rules.ts';

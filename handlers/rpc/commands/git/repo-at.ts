@@ -59,8 +59,8 @@ export async function gitRepoAt(ctx: WorkspaceContext, path: string, signal?: Ab
 }
 
 /**
- * The repo holding the folder, for the commands that answer git's own error outside a repo (docs/noide-protocol.md "Edge
- * cases"): `rev-parse --show-toplevel`'s, e.g. `fatal: not a git repository (or any of the parent directories): .git`,
+ * The repo holding the folder, for the commands that answer git's own error outside a repo (docs/noide-protocol.md#git):
+ * `rev-parse --show-toplevel`'s, e.g. `fatal: not a git repository (or any of the parent directories): .git`,
  * or inside a `.git` folder `fatal: this operation must be run in a work tree`.
  */
 export async function repoOf(at: GitFolder): Promise<GitRepo> {
