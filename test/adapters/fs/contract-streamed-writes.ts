@@ -5,6 +5,7 @@
  */
 import { describe, expect, it, type TestContext } from 'vitest';
 import type { FileSystem } from '../../../adapters/fs/file-system.ts';
+import { deferred } from '../../support/gates.ts';
 
 export interface StreamedWritesBackend {
   fs: FileSystem;
@@ -86,11 +87,6 @@ function expectSameBytes(actual: Uint8Array, expected: Uint8Array): void {
   expect(firstDifference).toBe(-1);
 }
 
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
-}
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

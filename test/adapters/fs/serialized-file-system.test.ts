@@ -8,6 +8,7 @@ import { NodeFileSystem } from '../../../adapters/fs/node-file-system.ts';
 import { PathLocks } from '../../../adapters/fs/path-locks.ts';
 import { SerializedFileSystem } from '../../../adapters/fs/serialized-file-system.ts';
 import { runFileSystemContract } from './contract.ts';
+import { deferred } from '../../support/gates.ts';
 
 async function makeRoot(): Promise<string> {
   return nodeFs.realpath(await nodeFs.mkdtemp(join(tmpdir(), 'fs-serialized-')));
@@ -33,11 +34,6 @@ runFileSystemContract('SerializedFileSystem over NodeFileSystem', async () => {
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
-}
 
 /**
  * A one-chunk source that closes only once `gate` resolves: a write that stays in flight on demand. `atGate`

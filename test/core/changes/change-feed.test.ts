@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Change, ChangeSink, ChangeSubscription, FeedFrame } from '../../../core/changes/change-feed.ts';
 import { createChangeFeed } from '../../../core/changes/create-change-feed.ts';
+import { deferred } from '../../support/gates.ts';
 
 const present = (absolutePath: string, version: string): Change => ({ absolutePath, version });
 const absent = (absolutePath: string): Change => ({ absolutePath, absent: true });
@@ -25,15 +26,6 @@ async function drain(subscription: ChangeSubscription): Promise<FeedFrame[]> {
   }
 }
 
-function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => void; reject: (error: unknown) => void } {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
 
 describe('change feed: delivery', () => {
   it('yields ready first, then every change published after subscribe(), queued before the first pull', async () => {

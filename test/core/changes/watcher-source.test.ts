@@ -9,6 +9,7 @@ import { MemoryFileSystem } from '../../../adapters/fs/memory-file-system.ts';
 import type { WatcherAdapter, WatcherEvent, WatchListener, WatchOptions } from '../../../adapters/watcher/watcher-adapter.ts';
 import type { Change, ChangeSink } from '../../../core/changes/change-feed.ts';
 import { watcherSource, type WatcherSourceOptions } from '../../../core/changes/watcher-source.ts';
+import { heldGiveWay } from '../../support/gates.ts';
 
 class ScriptedWatcher implements WatcherAdapter {
   listener: WatchListener | undefined;
@@ -226,28 +227,20 @@ describe('watcherSource', () => {
         reads++;
         return readdir(at, options);
       };
-      let letGo!: () => void;
-      const held = new Promise<void>((resolve) => (letGo = resolve));
-      let asked!: () => void;
-      const wasAsked = new Promise<void>((resolve) => (asked = resolve));
-      let holding = true;
+      const gate = heldGiveWay();
       const watcher = new ScriptedWatcher();
       const source = watcherSource({
         watcher,
         fs,
         root: async () => '/ws',
         ignorePaths: async () => ['/ws/.agents'],
-        giveWay: () => {
-          asked();
-          return holding ? held : undefined;
-        },
+        giveWay: gate.giveWay,
       });
       const started = Promise.resolve(source.start(new RecordingSink()));
-      expect(await Promise.race([wasAsked.then(() => 'asked'), started.then(() => 'started')])).toBe('asked');
+      expect(await Promise.race([gate.asked.then(() => 'asked'), started.then(() => 'started')])).toBe('asked');
       expect(reads).toBe(0);
       expect(watcher.watchedRoot).toBeUndefined();
-      holding = false;
-      letGo();
+      gate.release();
       const stop = await started;
       expect(watcher.watchedRoot).toBe('/ws');
       expect([...watcher.options!.ignorePaths].sort()).toEqual(['/ws/.agents', '/ws/build', '/ws/logs', '/ws/pkg/out']);

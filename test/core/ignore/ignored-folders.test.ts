@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryFileSystem } from '../../../adapters/fs/memory-file-system.ts';
 import { createIgnoreRules } from '../../../core/ignore/ignore-rules.ts';
 import { findIgnoredFolders } from '../../../core/ignore/ignored-folders.ts';
+import { heldGiveWay } from '../../support/gates.ts';
 
 const tree = () =>
   new MemoryFileSystem({
@@ -59,23 +60,15 @@ describe('findIgnoredFolders', () => {
       folders.push(at);
       return readdir(at, options);
     };
-    let letGo!: () => void;
-    const held = new Promise<void>((resolve) => (letGo = resolve));
-    let asked!: () => void;
-    const wasAsked = new Promise<void>((resolve) => (asked = resolve));
-    let holding = true;
+    const gate = heldGiveWay();
     const walk = findIgnoredFolders(fs, '/ws', createIgnoreRules(fs, '/ws'), {
       skipNames: new Set(['node_modules']),
       skipPaths: ['/ws/.agents'],
-      giveWay: () => {
-        asked();
-        return holding ? held : undefined;
-      },
+      giveWay: gate.giveWay,
     });
-    expect(await Promise.race([wasAsked.then(() => 'asked'), walk.then(() => 'walked')])).toBe('asked');
+    expect(await Promise.race([gate.asked.then(() => 'asked'), walk.then(() => 'walked')])).toBe('asked');
     expect(folders).toEqual([]);
-    holding = false;
-    letGo();
+    gate.release();
     const found = await walk;
     expect(found.folders.sort()).toEqual(['/ws/build', '/ws/env', '/ws/pkg/out']);
     expect(found.complete).toBe(true);

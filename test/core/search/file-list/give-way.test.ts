@@ -9,6 +9,7 @@ import { MemoryFileSystem } from '../../../../adapters/fs/memory-file-system.ts'
 import { createChangeFeed } from '../../../../core/changes/create-change-feed.ts';
 import { listGivesWay } from '../../../../core/search/engine/list-gives-way.ts';
 import { createFileList } from '../../../../core/search/file-list/create-file-list.ts';
+import { heldGiveWay } from '../../../support/gates.ts';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -34,26 +35,13 @@ describe('FileListOptions.giveWay', () => {
   it('the first walk reads no folder while the hook holds, and completes once it lets go', async () => {
     const { fs, reads } = countingReaddir(new MemoryFileSystem({ '/ws/a.txt': 'a', '/ws/b/c.txt': 'c' }));
     const feed = createChangeFeed();
-    let letGo!: () => void;
-    const held = new Promise<void>((resolve) => (letGo = resolve));
-    let asked!: () => void;
-    const wasAsked = new Promise<void>((resolve) => (asked = resolve));
-    let holding = true;
-    const list = createFileList({
-      fs,
-      root: '/ws',
-      changes: feed,
-      giveWay: () => {
-        asked();
-        return holding ? held : undefined;
-      },
-    });
+    const gate = heldGiveWay();
+    const list = createFileList({ fs, root: '/ws', changes: feed, giveWay: gate.giveWay });
     try {
-      await wasAsked;
+      await gate.asked;
       expect(reads()).toBe(0);
       expect(list.isReady).toBe(false);
-      holding = false;
-      letGo();
+      gate.release();
       await list.ready;
       expect(list.files({ includeIgnored: true }).map((file) => file.path)).toEqual(['a.txt', 'b/c.txt']);
     } finally {
