@@ -5,7 +5,7 @@
  * Why workers: tree-sitter's WASM linear memory grows to fit the largest file parsed and never shrinks, so a
  * background pass over a big C tree left it grown in the daemon's main thread for good. In a worker it belongs to
  * that thread's isolate; terminating the workers after `idleMs` without a request gives it back to the OS, and
- * a later request starts fresh workers (~250 ms each, see ./start-ts-worker.ts). Parsing is also the slow part
+ * a later request starts fresh workers (~60 ms each, see ./start-ts-worker.ts). Parsing is also the slow part
  * (≈ 3 MB/s of C): off the main thread, sockets and terminals are served meanwhile.
  *
  * - `workers` threads (default 1), one request in flight on each: requests are queued and handed to the first

@@ -4,7 +4,7 @@
  * read and match at once (./scan-worker.ts), and the daemon's event loop stays free.
  *
  * - Workers: `os.availableParallelism()`, at least 1, at most 4; started on the first scan and reused (a start
- *   costs ~250 ms), one reused read buffer each. A worker idle for `idleMs` is terminated (each is an isolate of
+ *   costs ~60 ms and its JIT warm-up), one reused read buffer each. A worker idle for `idleMs` is terminated (each is an isolate of
  *   ~15–30 MiB resident, and searches come in bursts); the next scan starts workers again.
  * - Files go out in batches (a few hundred files or a few MiB each), handed to whichever worker is free, so a
  *   batch of big files on one worker does not leave the other idle; several scans share the queue in turn.
@@ -34,7 +34,7 @@ export interface ScanPoolOptions {
 }
 
 export interface ScanPool extends TextScanner {
-  /** Starts the workers now (each start costs ~250 ms), so a scan soon after does not wait for them. */
+  /** Starts the workers now (each start costs ~60 ms), so a scan soon after does not wait for them. */
   warm(): void;
   ruleOut(request: ScanRequest): Promise<Set<string>>;
   /** Terminates the workers; scans still running fail. */

@@ -14,6 +14,8 @@
  *   while the list is still walking reads its files itself, as before (a whole-tree walk would cost more).
  * - Bounded by the caller's deadline; past it, or on any failure, undefined: the search reads every file, and
  *   its own budget (the same deadline) says it ran out.
+ * - With the direct walk, the list's own walk waits until the caller's search has ended (`searched`), since that
+ *   search then walks and reads on the same 2 cores; never longer than list-gives-way.ts's bound.
  */
 import type { FileSystem } from '../../../adapters/fs/file-system.ts';
 import { walkSearchable } from '../file-list/walk-searchable.ts';
@@ -33,6 +35,8 @@ export interface BuildingPrefilterRequest {
   /** The absolute real path the search covers (default: the root). */
   under?: string;
   deadlineMs: number;
+  /** The caller's search has ended (MayHoldMatchScope.searched): the list's walk waits until then. */
+  searched?: Promise<unknown>;
 }
 
 export async function buildingPrefilter(request: BuildingPrefilterRequest): Promise<((absolutePath: string) => boolean) | undefined> {
@@ -59,7 +63,8 @@ export async function buildingPrefilter(request: BuildingPrefilterRequest): Prom
   } catch {
     return undefined; // the search reads every file, within what is left of its budget
   } finally {
-    ended();
+    if (request.searched === undefined) ended();
+    else void request.searched.finally(ended);
   }
 }
 

@@ -111,12 +111,28 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     const filter = includeFilter(request.include);
     const walk = walkSearchable({ fs: options.fs, root: engine.root, exclude: engine.exclude, includeIgnored: request.includeIgnored });
     const scope = walkScope(rootReadable(walk), filter);
-    const ended = walkingQueries.begin();
     try {
       return { set: await runMode(request, modeContext(engine, scope, filter)), scope };
     } finally {
-      ended();
       scope.close();
+    }
+  }
+
+  /**
+   * A page while the list's first walk runs: the background walks (the list's, the ignored folders') wait until
+   * it is answered, its `context` parses included — on 2 cores they otherwise take the core those parses need.
+   */
+  async function buildingPage(engine: EngineParts, request: SearchRequest, identity: string, offset: number): Promise<SearchAnswer> {
+    const ended = walkingQueries.begin();
+    try {
+      const { set, scope } = await walkedSet(engine, request);
+      const page = takePage(set.groups, Math.min(offset, set.groups.length), request.limit);
+      // decorateContext reads only `get` of the list: the walk's files stand in for the list's.
+      await decorateContext(set.mode, page.groups, engine.symbols, { get: (path) => scope.get(path) } as Pick<FileList, 'get'> as FileList);
+      const cursor = page.next < set.groups.length ? cursors.issue(identity, page.next) : undefined;
+      return answerPage(set, page, cursor, { state: 'building', progress: 0 });
+    } finally {
+      ended();
     }
   }
 
@@ -141,14 +157,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       offset = opened;
     }
     const engine = await start();
-    if (!engine.listed) {
-      const { set, scope } = await walkedSet(engine, request);
-      const page = takePage(set.groups, Math.min(offset, set.groups.length), request.limit);
-      // decorateContext reads only `get` of the list: the walk's files stand in for the list's.
-      await decorateContext(set.mode, page.groups, engine.symbols, { get: (path) => scope.get(path) } as Pick<FileList, 'get'> as FileList);
-      const cursor = page.next < set.groups.length ? cursors.issue(identity, page.next) : undefined;
-      return answerPage(set, page, cursor, { state: 'building', progress: 0 });
-    }
+    if (!engine.listed) return buildingPage(engine, request, identity, offset);
     if (!engine.fileList.isReady) throw new WorkspaceError('not-found', 'the workspace root cannot be read');
     await caughtUp(engine.fileList);
     const set = await resultSet(engine, request, identity);
@@ -177,7 +186,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       if (engine.index === undefined || engine.index.status().state !== 'ready') {
         // The prefilter reads the files now, so it needs no change feed to be current.
         const deadlineMs = scope.deadlineMs ?? now() + scanBudgetMs;
-        return buildingPrefilter({ fs: options.fs, engine, scanner, walkingQueries, query, under: scope.under, deadlineMs });
+        return buildingPrefilter({ fs: options.fs, engine, scanner, walkingQueries, query, under: scope.under, deadlineMs, searched: scope.searched });
       }
       // The index may have read a file long ago: only a feed that sees every change keeps it current.
       if (!options.changesAreSeen) return undefined;

@@ -33,7 +33,7 @@ export interface SearchAdapters {
    */
   symbolsOf?: SymbolsOf;
   /**
-   * Gets `symbolsOf` ready now (Node: starts its worker, ~250 ms and the parser runtime): the engine calls it when
+   * Gets `symbolsOf` ready now (Node: starts its worker, ~60 ms, and the parser runtime): the engine calls it when
    * it starts, since the first query's answer parses its top files for `context` (./decorate-context.ts).
    */
   warmParsers?: () => void;
@@ -77,6 +77,11 @@ export interface MayHoldMatchScope {
   under?: string;
   /** A `Date.now()` time the caller's search ends by: a prefilter past it gives up (undefined). */
   deadlineMs?: number;
+  /**
+   * Settles when the caller's own search has ended. A prefilter that walked the disk itself keeps the list's
+   * first walk waiting until then (./list-gives-way.ts), not only while it reads: the caller walks and reads too.
+   */
+  searched?: Promise<unknown>;
 }
 
 export interface SearchEngine {

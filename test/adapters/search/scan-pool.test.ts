@@ -13,7 +13,7 @@ import { EXPECTED_WIDGET, SCAN_PATHS, SCAN_SEED, targets } from '../../core/sear
 
 const query = (pattern: string, options: Partial<FindQuery> = {}): FindQuery => ({ pattern, literal: false, caseSensitive: false, word: false, ...options });
 
-/** Real worker threads over real temp files. One pool for the file (a worker start costs ~250 ms). */
+/** Real worker threads over real temp files. One pool for the file (a worker start costs ~60 ms). */
 describe('createScanPool', () => {
   let tree: BuiltTree;
   let pool: ScanPool;

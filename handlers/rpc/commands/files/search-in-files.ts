@@ -24,14 +24,17 @@ export const searchInFiles = defineCommand({
     const { place, top } = await listingScope(ctx, path);
     // The engine's answer (its index, or a prefilter while that builds) is part of the search: it spends the budget.
     const startedAt = Date.now();
-    const mayHoldMatch =
-      query.trim() !== ''
-        ? await ctx.search?.mayHoldMatch(
-            { pattern: query, literal: !regex, caseSensitive, word: wholeWord },
-            { under: top, deadlineMs: startedAt + DEFAULT_TIME_BUDGET_MS },
-          )
-        : undefined;
+    // Settled when this search ends: a prefilter that walked the disk keeps the list's first walk waiting until then.
+    let searchEnded!: () => void;
+    const searched = new Promise<void>((done) => (searchEnded = done));
     try {
+      const mayHoldMatch =
+        query.trim() !== ''
+          ? await ctx.search?.mayHoldMatch(
+              { pattern: query, literal: !regex, caseSensitive, word: wholeWord },
+              { under: top, deadlineMs: startedAt + DEFAULT_TIME_BUDGET_MS, searched },
+            )
+          : undefined;
       return await searchEngine(place.fs, top, {
         ...(mayHoldMatch === undefined ? {} : { mayHoldMatch }),
         startedAt,
@@ -44,6 +47,8 @@ export const searchInFiles = defineCommand({
       });
     } catch (error) {
       throw isFsError(error) ? topFolderError(error, path) : error;
+    } finally {
+      searchEnded();
     }
   },
 });
