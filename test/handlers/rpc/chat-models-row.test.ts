@@ -27,7 +27,7 @@ function callWith(answer: ChatModel[] | Error): FakeChat {
       return answer;
     },
   };
-  return { call: { ctx: { chat } as unknown as WorkspaceContext, connection: {} as RpcConnection }, asked };
+  return { call: { ctx: { chat } as unknown as WorkspaceContext, connection: {} as RpcConnection, requestId: 1 }, asked };
 }
 
 async function failureOf(work: Promise<unknown>): Promise<unknown> {
@@ -83,9 +83,9 @@ describe('chat_models row', () => {
   });
 
   it('says chat is not available on a runtime without an engine', async () => {
-    const call: RpcCall = { ctx: {} as WorkspaceContext, connection: {} as RpcConnection };
+    const call: RpcCall = { ctx: {} as WorkspaceContext, connection: {} as RpcConnection, requestId: 1 };
     const error = await failureOf(chatModels.invoke({ agent: 'kilo' }, call));
     expect(error).toBeInstanceOf(RpcError);
-    expect((error as RpcError).message).toBe('agent chat is not available on this runtime');
+    expect((error as RpcError).message).toBe('agent chat needs a machine that can run the agent CLIs: not available on this runtime');
   });
 });
