@@ -22,6 +22,7 @@ export function decodeAttachments(attachments: readonly ChatAttachment[]): Decod
   }
   const files: DecodedAttachment[] = [];
   const taken = new Set<string>();
+  // Every attachment is decoded before the total is judged (the frame that carried them bounds the work).
   let total = 0;
   const encoder = new TextEncoder();
   for (const attachment of attachments) {
@@ -34,9 +35,9 @@ export function decodeAttachments(attachments: readonly ChatAttachment[]): Decod
       bytes = encoder.encode(attachment.content);
     } else continue;
     total += bytes.length;
-    if (total > MAX_ATTACHMENT_BYTES) return { ok: false, error: `attachments too large (more than ${MAX_ATTACHMENT_BYTES} bytes)` };
     files.push({ fileName: uniqueName(safeName(attachment.name, files.length), taken), bytes });
   }
+  if (total > MAX_ATTACHMENT_BYTES) return { ok: false, error: `attachments too large (${total} bytes; at most ${MAX_ATTACHMENT_BYTES})` };
   return { ok: true, files };
 }
 

@@ -91,8 +91,8 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
         handle.cancelled = true;
         void handle.process?.stop(options.killGraceMs);
       }
-      await Promise.all([...chats.values()].map((chat) => chat.ended));
-      await servers.close();
+      // Together: a chat still waiting for its server's port ends when that start is stopped, not 30 s later.
+      await Promise.all([...[...chats.values()].map((chat) => chat.ended), servers.close()]);
     },
   };
 }

@@ -45,7 +45,7 @@ describe('decodeAttachments', () => {
     const big = 'x'.repeat(MAX_ATTACHMENT_BYTES / 2 + 1);
     expect(decodeAttachments([{ name: 'a', content: big }, { name: 'b', content: big }])).toEqual({
       ok: false,
-      error: 'attachments too large (more than 33554432 bytes)',
+      error: `attachments too large (${2 * big.length} bytes; at most 33554432)`,
     });
   });
 });
