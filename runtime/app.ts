@@ -4,6 +4,7 @@ import type { GitStateSource } from '../core/changes/git-state-source.ts';
 import { createMediaTickets } from '../core/media/media-tickets.ts';
 import { createTerminalManager } from '../core/terminals/create-terminal-manager.ts';
 import type { RequestEnv, WorkspaceAppOptions, WorkspaceApp } from './app/app-options.ts';
+import { buildChat } from './app/chat.ts';
 import { buildFiles } from './app/files.ts';
 import { buildSearch } from './app/search.ts';
 import { sharedContext } from './app/shared-context.ts';
@@ -20,8 +21,8 @@ export type { RequestEnv, WorkspaceApp, WorkspaceAppOptions } from './app/app-op
 /**
  * The one public entry: every runtime (Node, Workers, tests, a host fetch server) mounts this `fetch`
  * (docs/architecture.md). It composes the subsystems (runtime/app/*), each built once: files (the serialised,
- * observed storage and agents' copies), the change feed and the OS watcher, terminals, search; project knowledge
- * and git's clone/sync are per root, in the request context.
+ * observed storage and agents' copies), the change feed and the OS watcher, terminals, search, agent chat; project
+ * knowledge and git's clone/sync are per root, in the request context.
  */
 export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
   const limits: Limits = { ...defaultLimits, ...options.limits };
@@ -45,6 +46,7 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
   const search = buildSearch(options, files, changes);
   if (options.watcher) gitState = startWatching(options.watcher, files, changes, () => search.walkingQueries.turn());
   const mediaTickets = createMediaTickets({ ttlMs: limits.mediaTicketTtlMs, key: options.mediaTicketKey });
+  const chat = buildChat(options, limits);
 
   const contexts = sharedContext(options, {
     limits,
@@ -53,6 +55,7 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
     terminals,
     search,
     mediaTickets,
+    chat,
     gitState: () => gitState,
   });
 
@@ -75,7 +78,7 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
     },
     async close() {
       await contexts.jobs()?.close(); // dev servers' whole trees first: the terminals' hang-up misses what left their sessions
-      await Promise.all([search.search.close(), changes.close(), terminals?.closeAll(), options.processes?.killAll()]);
+      await Promise.all([search.search.close(), changes.close(), terminals?.closeAll(), options.processes?.killAll(), chat.close()]);
     },
     // Anything thrown outside a route's guard is answered in the dialect of its path, never a stack trace.
     fetch: withFetchBoundary(basePath, async (request: Request, env: RequestEnv = {}) => {

@@ -18,6 +18,7 @@ import type { WorkspaceProjectModel } from '../core/projects/create-project-mode
 import type { JobEngine } from '../core/jobs/job-engine.ts';
 import type { TemplateSources } from '../core/projects/template-source.ts';
 import type { AppAdder } from '../core/jobs/add-apps.ts';
+import type { ChatEngine } from '../core/chat/chat-types.ts';
 
 /** Caps that keep one request from exhausting the daemon. */
 export interface Limits {
@@ -71,6 +72,17 @@ export interface Limits {
   terminalStallMs: number;
   /** Project installs (core/jobs/install-queue.ts) are killed after this long (docs/intentic-projects.md#install: 30 min). */
   installTimeoutMs: number;
+  /**
+   * Agent chat (docs/noide-protocol.md#agent-chat): chats running at once (`--max-chats`), a chat's lifetime
+   * (`--chat-timeout`), how long an agent server may take to print its port, the TERM → KILL grace, the `run --help`
+   * probe's limit, and `chat_models`' request limit.
+   */
+  maxChats: number;
+  chatTimeoutMs: number;
+  chatServerStartMs: number;
+  chatKillGraceMs: number;
+  chatProbeTimeoutMs: number;
+  chatModelsTimeoutMs: number;
 }
 
 export const defaultLimits: Limits = {
@@ -102,6 +114,12 @@ export const defaultLimits: Limits = {
   terminalReapMs: 30 * 60 * 1000,
   terminalStallMs: 10_000,
   installTimeoutMs: 30 * 60 * 1000,
+  maxChats: 16,
+  chatTimeoutMs: 30 * 60 * 1000,
+  chatServerStartMs: 30_000,
+  chatKillGraceMs: 2000,
+  chatProbeTimeoutMs: 10_000,
+  chatModelsTimeoutMs: 15_000,
 };
 
 /** What the runtime hands to every handler: storage, the root, limits and the optional Node-only adapters. */
@@ -122,6 +140,8 @@ export interface WorkspaceContext {
   readonly processes: ProcessAdapter | undefined;
   /** Zip archives (`extract_zip`): Node only. */
   readonly zip: ZipAdapter | undefined;
+  /** Agent chat (core/chat): Node only, with a chat host. */
+  readonly chat: ChatEngine | undefined;
   /** Accepts a WebSocket upgrade for this request; absent when the runtime or request cannot upgrade. */
   readonly upgrade: Upgrader | undefined;
   /** Resolves a client path to an absolute real path inside the root (core/paths/resolve-inside-root.ts). */

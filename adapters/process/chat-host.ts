@@ -39,6 +39,8 @@ export interface ChatProcess {
   signal(signal: 'SIGTERM' | 'SIGKILL'): void;
   /** Whether anything of its group or session still runs (the leader included). */
   alive(): boolean;
+  /** SIGTERM to its group and session, SIGKILL to what is left after `graceMs`; resolves once nothing of it runs. */
+  stop(graceMs: number): Promise<void>;
 }
 
 /** An owner-only folder for one run's attachments; `remove` deletes it with everything in it. */

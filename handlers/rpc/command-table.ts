@@ -1,9 +1,10 @@
 /**
  * The `/ws` command table (docs/noide-protocol.md, the NoIDE protocol): one row per command, grouped as the
- * protocol's reference groups them. Git's rows are in commands/git/; agent chat, not built yet, will be more rows.
+ * protocol's reference groups them.
  */
 import { light, type RpcCommand } from './command.ts';
 import { archiveCommands } from './commands/archive/index.ts';
+import { chatCommands, LIGHT_CHAT_COMMANDS } from './commands/chat/index.ts';
 import { fileCommands } from './commands/files/index.ts';
 import { gitCommands } from './commands/git/index.ts';
 import { ptyCommands } from './commands/pty/index.ts';
@@ -22,6 +23,7 @@ export const LIGHT_COMMANDS: ReadonlySet<string> = new Set([
   'rename_entry',
   'delete_entry',
   ...Object.keys(ptyCommands),
+  ...LIGHT_CHAT_COMMANDS,
 ]);
 
 export const rpcCommands: ReadonlyMap<string, RpcCommand> = new Map<string, RpcCommand>(
@@ -31,5 +33,6 @@ export const rpcCommands: ReadonlyMap<string, RpcCommand> = new Map<string, RpcC
     ...Object.entries(fileCommands),
     ...Object.entries(archiveCommands),
     ...Object.entries(gitCommands),
+    ...Object.entries(chatCommands),
   ].map(([name, command]) => [name, LIGHT_COMMANDS.has(name) ? light(command) : command]),
 );

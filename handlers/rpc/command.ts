@@ -1,6 +1,6 @@
 /**
  * One row of the `/ws` command table (docs/noide-protocol.md): a zod shape for the arguments and a `run` that
- * calls the core. Rows for git and agent chat slot into handlers/rpc/command-table.ts the same way.
+ * calls the core. Each family's rows slot into handlers/rpc/command-table.ts.
  *
  * Argument rules, from the protocol: arguments are camelCase keys of `args`; a missing or mistyped required
  * argument fails with `invalid arg 'KEY': …`; an optional argument of the wrong type counts as absent (the
@@ -44,6 +44,8 @@ export interface RpcConnection {
 export interface RpcCall {
   readonly ctx: WorkspaceContext;
   readonly connection: RpcConnection;
+  /** The request frame's `id` (chat events carry it as their id when the client names none). */
+  readonly requestId: number | string;
 }
 
 export interface RpcCommand {

@@ -101,7 +101,7 @@ export function runRpcConnection(
         const { id, args } = frame;
         const run = () =>
           command
-            .invoke(args, { ctx, connection })
+            .invoke(args, { ctx, connection, requestId: id })
             .then(
               (result) => replyOk(id, result),
               (error: unknown) => replyError(id, errorText(error, frame.command)),

@@ -1,6 +1,7 @@
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
 import type { ZipAdapter } from '../../adapters/archive/zip-adapter.ts';
 import type { ProcessAdapter } from '../../adapters/process/process-adapter.ts';
+import type { ChatHost } from '../../adapters/process/chat-host.ts';
 import type { PtyAdapter } from '../../adapters/pty/pty-adapter.ts';
 import type { WorktreeAdapter } from '../../adapters/git/worktree-adapter.ts';
 import type { WatcherAdapter } from '../../adapters/watcher/watcher-adapter.ts';
@@ -46,6 +47,10 @@ export interface WorkspaceAppOptions {
   processes?: ProcessAdapter;
   /** Zip reading (Node): the protocol's `extract_zip`. */
   zip?: ZipAdapter;
+  /** Agent CLIs (Node): the protocol's agent chat; without it the chat commands answer that chat needs a machine. */
+  chatHost?: ChatHost;
+  /** `chat_models`' base URLs (`--chat-models-url opencode=URL`, `kilo=URL`); default: OpenRouter's and Kilo's. */
+  chatModelsUrls?: { opencode?: string; kilo?: string };
   /** Git (Node): the protocol's git commands and Intentic's clone and sync. */
   git?: GitRunner;
   /** Whether a manager is on PATH (Node): setup's `needs-setup` vs `unsupported`; absent → never on PATH. */

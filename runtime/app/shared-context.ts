@@ -11,6 +11,7 @@ import type { WorkspaceAppOptions } from './app-options.ts';
 import type { FilesPart } from './files.ts';
 import { buildProjects } from './projects.ts';
 import type { SearchPart } from './search.ts';
+import type { ChatPart } from './chat.ts';
 
 export interface SharedContextParts {
   limits: Limits;
@@ -19,6 +20,7 @@ export interface SharedContextParts {
   terminals: TerminalManager | undefined;
   search: SearchPart;
   mediaTickets: MediaTickets;
+  chat: ChatPart;
   gitState: () => GitStateSource | undefined;
 }
 
@@ -59,6 +61,7 @@ export function sharedContext(options: WorkspaceAppOptions, parts: SharedContext
         terminals,
         processes: options.processes,
         zip: options.zip,
+        chat: parts.chat.engineFor(root),
         upgrade: undefined,
         resolve: (path) => resolveInsideRoot(fs, root, path, { unrestricted }),
         changes,

@@ -41,6 +41,12 @@ Options:
                         that re-ranks prose searches; its key, if any, from $WORKSPACE_EMBEDDINGS_KEY
   --embeddings-model NAME
                         the model to ask it for (default: nomic-embed-text)
+  --max-chats N         agent chats (/ws chat_stream) that may run at once (default: 16, at most 256)
+  --chat-timeout SECONDS
+                        stop an agent chat still running after this long (default: 1800, at most 86400)
+  --chat-models-url AGENT=URL
+                        chat_models (/ws): where AGENT's model list is asked for (opencode: OpenRouter,
+                        default https://openrouter.ai; kilo: the Kilo gateway, default https://api.kilo.ai); repeatable
   --preview-url PATTERN an app's previewUrl while its dev server runs (default: http://<request host>:<port>/);
                         {repo} {app} {panel} (= <repo>--<app>) {port} are filled in, e.g.
                         https://preview-{panel}-abc.example.dev
@@ -83,6 +89,10 @@ export interface CliConfig {
   noIndex: boolean;
   /** `--embeddings-url` and `--embeddings-model` ($WORKSPACE_EMBEDDINGS_KEY as the key). */
   embeddings?: { url: string; model: string; apiKey?: string };
+  /** Agent chat: chats at once (`--max-chats`), a chat's lifetime (`--chat-timeout`, in seconds), `--chat-models-url`. */
+  maxChats: number;
+  chatTimeoutMs: number;
+  chatModelsUrls: { opencode?: string; kilo?: string };
 }
 
 export type CliCommand = { help: true } | { help: false; config: CliConfig };
@@ -122,6 +132,25 @@ const MAX_TERMINALS = 1024;
 const MIN_TERMINAL_BUFFER = 4096;
 const MAX_TERMINAL_BUFFER = 64 * 1024 * 1024;
 const MAX_TERMINAL_REAP_SECONDS = 7 * 24 * 60 * 60;
+/** Each chat is a CLI process tree (an agent runtime of ~100 MiB): past this many, the machine is the limit. */
+const MAX_CHATS = 256;
+const MAX_CHAT_TIMEOUT_SECONDS = 24 * 60 * 60;
+
+/** `AGENT=URL` with an agent chat knows and an http(s) base URL. */
+const chatModelsUrlSchema = z.string().transform((value, ctx) => {
+  const at = value.indexOf('=');
+  const agent = value.slice(0, at);
+  const url = value.slice(at + 1);
+  if (at < 0 || (agent !== 'opencode' && agent !== 'kilo')) {
+    ctx.addIssue({ code: 'custom', message: `'${value}' is not AGENT=URL with AGENT opencode or kilo` });
+    return z.NEVER;
+  }
+  if (!/^https?:\/\//.test(url) || !URL.canParse(url)) {
+    ctx.addIssue({ code: 'custom', message: `'${url}' is not an http(s) URL such as https://openrouter.ai` });
+    return z.NEVER;
+  }
+  return [agent, url] as const;
+});
 
 const originSchema = z.string().transform((value, ctx) => {
   if (value === '*') return value;
@@ -163,6 +192,9 @@ const flagsSchema = z.object({
     .optional(),
   'embeddings-model': z.string().min(1, 'must not be empty').default(DEFAULT_EMBEDDINGS_MODEL),
   'preview-url': z.string().min(1, 'must not be empty').optional(),
+  'max-chats': wholeNumberFlag('chats', MAX_CHATS, 'each is an agent CLI process tree').default(defaultLimits.maxChats),
+  'chat-timeout': wholeNumberFlag('seconds', MAX_CHAT_TIMEOUT_SECONDS, '1 day').default(defaultLimits.chatTimeoutMs / 1000),
+  'chat-models-url': z.array(chatModelsUrlSchema).default([]),
   help: z.boolean().default(false),
 });
 
@@ -202,6 +234,9 @@ export async function parseCliArgs(
         'embeddings-url': { type: 'string' },
         'embeddings-model': { type: 'string' },
         'preview-url': { type: 'string' },
+        'max-chats': { type: 'string' },
+        'chat-timeout': { type: 'string' },
+        'chat-models-url': { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -268,6 +303,9 @@ export async function parseCliArgs(
       ...(agentsDir === undefined ? {} : { agentsDir }),
       ...(indexDir === undefined ? {} : { indexDir }),
       noIndex: flags['no-index'],
+      maxChats: flags['max-chats'],
+      chatTimeoutMs: flags['chat-timeout'] * 1000,
+      chatModelsUrls: Object.fromEntries(flags['chat-models-url']),
       ...(flags['preview-url'] === undefined ? {} : { previewUrl: flags['preview-url'] }),
       ...(flags['embeddings-url'] === undefined
         ? {}

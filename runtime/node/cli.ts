@@ -43,7 +43,10 @@ async function main(argv: string[]): Promise<void> {
         maxTerminals: config.maxTerminals,
         terminalRingBytes: config.terminalRingBytes,
         terminalReapMs: config.terminalReapMs,
+        maxChats: config.maxChats,
+        chatTimeoutMs: config.chatTimeoutMs,
       },
+      chatModelsUrls: config.chatModelsUrls,
       home: homedir(),
       searchOptions: {
         persist: true,

@@ -10,6 +10,7 @@ import { NodeFileSystem } from '../../adapters/fs/node-file-system.ts';
 import { GitWorktreeAdapter } from '../../adapters/git/git-worktree-adapter.ts';
 import { YauzlZipAdapter } from '../../adapters/archive/yauzl-zip-adapter.ts';
 import { NodeProcessAdapter } from '../../adapters/process/node-process-adapter.ts';
+import { NodeChatHost } from '../../adapters/process/node-chat-host.ts';
 import { NodeCommandLookup } from '../../adapters/process/node-command-lookup.ts';
 import { NodeJobHost } from '../../adapters/process/node-job-host.ts';
 import { NodePtyAdapter } from '../../adapters/pty/node-pty-adapter.ts';
@@ -103,6 +104,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     pty: ptys,
     processes,
     zip: new YauzlZipAdapter(),
+    chatHost: rest.chatHost ?? new NodeChatHost(), // agent CLIs for the protocol's chat (core/chat)
     commands: rest.commands ?? new NodeCommandLookup(),
     // The ceiling above the workspace is decided on the root's real path (a missing root fails elsewhere). A
     // caller's runner (tests with a fixed identity and clock) replaces it.

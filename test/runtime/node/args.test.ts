@@ -40,6 +40,9 @@ describe('parseCliArgs', () => {
     expect(parsed.maxTerminals).toBe(64);
     expect(parsed.terminalRingBytes).toBe(1024 * 1024);
     expect(parsed.terminalReapMs).toBe(30 * 60 * 1000);
+    expect(parsed.maxChats).toBe(16);
+    expect(parsed.chatTimeoutMs).toBe(30 * 60 * 1000);
+    expect(parsed.chatModelsUrls).toEqual({});
     expect(parsed.auth).toEqual({ token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
   });
 
@@ -50,6 +53,7 @@ describe('parseCliArgs', () => {
       '--command-timeout', '30', '--command-output-cap', '65536',
       '--max-terminals', '8', '--terminal-buffer', '65536', '--terminal-reap', '60',
       '--index-dir', '/var/cache/wsapi-index', '--embeddings-url', 'http://127.0.0.1:11434', '--embeddings-model', 'bge-m3',
+      '--max-chats', '4', '--chat-timeout', '600', '--chat-models-url', 'opencode=http://127.0.0.1:9/or', '--chat-models-url', 'kilo=https://kilo.example',
     ], { WORKSPACE_EMBEDDINGS_KEY: 'sk-local' });
     expect(parsed).toEqual({
       root: dir, host: 'localhost', port: 0, auth: { token: 'tok' }, tokenSource: 'flag', unrestricted: true, watch: false,
@@ -57,7 +61,21 @@ describe('parseCliArgs', () => {
       maxTerminals: 8, terminalRingBytes: 65536, terminalReapMs: 60_000,
       indexDir: '/var/cache/wsapi-index', noIndex: false,
       embeddings: { url: 'http://127.0.0.1:11434', model: 'bge-m3', apiKey: 'sk-local' },
+      maxChats: 4, chatTimeoutMs: 600_000, chatModelsUrls: { opencode: 'http://127.0.0.1:9/or', kilo: 'https://kilo.example' },
     });
+  });
+
+  it('--max-chats, --chat-timeout and --chat-models-url', async () => {
+    expect((await config(['--max-chats', '256'])).maxChats).toBe(256);
+    expect(await usageError(['--max-chats', '0'])).toBe('--max-chats: must be at least 1 chat');
+    expect(await usageError(['--max-chats', '257'])).toBe('--max-chats: must be at most 256 chats (each is an agent CLI process tree)');
+    expect((await config(['--chat-timeout', '86400'])).chatTimeoutMs).toBe(86_400_000);
+    expect(await usageError(['--chat-timeout', '86401'])).toBe('--chat-timeout: must be at most 86400 seconds (1 day)');
+    // The last one given for an agent wins.
+    expect((await config(['--chat-models-url', 'kilo=http://a.example', '--chat-models-url', 'kilo=http://b.example'])).chatModelsUrls).toEqual({ kilo: 'http://b.example' });
+    expect(await usageError(['--chat-models-url', 'claude=http://a.example'])).toBe("--chat-models-url: 'claude=http://a.example' is not AGENT=URL with AGENT opencode or kilo");
+    expect(await usageError(['--chat-models-url', 'http://a.example'])).toBe("--chat-models-url: 'http://a.example' is not AGENT=URL with AGENT opencode or kilo");
+    expect(await usageError(['--chat-models-url', 'kilo=ftp://a.example'])).toBe("--chat-models-url: 'ftp://a.example' is not an http(s) URL such as https://openrouter.ai");
   });
 
   it('search flags: --no-index, the default embeddings model, and an index folder that must be outside the root', async () => {
