@@ -40,7 +40,7 @@ describe('/ws chat_stream attachments', () => {
     expect(new Set(files).size).toBe(4);
   });
 
-  it('the files are owner-only (0600 in a 0700 folder) in the daemon’s TMPDIR, and gone when the run ends', async () => {
+  it('the files are owner-only (0600 in a 0700 folder) in the host’s temp folder, and gone when the run ends', async () => {
     const { rid, prompt } = await startChat(fx.client, 'exit3', { attachments: [{ name: 'a.txt', content: 'a' }, { name: 'b.txt', content: 'b' }] });
     expect((await finished(fx.client, rid)).done).toEqual({ id: rid, error: 'opencode exited with code 3' });
     const run = fx.records.run(prompt)!;

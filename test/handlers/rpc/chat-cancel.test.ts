@@ -3,6 +3,7 @@ import { isRunning, waitFor } from '../../support/processes.ts';
 import {
   finished,
   groupMembers,
+  nextChat,
   processesWithArg,
   startChat,
   startChatFixture,
@@ -67,6 +68,17 @@ describe('/ws chat_cancel', () => {
     const { rid } = await startChat(fx.client, 'hello');
     await finished(fx.client, rid);
     expect(await fx.client.ok('chat_cancel', { id: rid })).toEqual(NOT_FOUND);
+  });
+
+  it('a chat whose id is its request frame’s: cancelled by that id as a string or as the number it was', async () => {
+    for (const asSent of [(id: number) => String(id), (id: number) => id]) {
+      const chat = nextChat('hang');
+      const reply = await fx.client.call('chat_stream', { command: 'opencode', args: ['run', chat.prompt] });
+      const rid = String(reply.id);
+      await waitForChunk(fx.client, rid, 'ready');
+      expect(await fx.client.ok('chat_cancel', { id: asSent(reply.id as number) })).toEqual({ cancelled: true });
+      expect((await finished(fx.client, rid)).done).toEqual({ id: rid, error: 'opencode exited with code -1' });
+    }
   });
 
   it('a second socket cancels a chat started on the first; the first gets the done', async () => {

@@ -1,6 +1,6 @@
 /**
  * Shared set-up for the `/ws` agent-chat suites: a real server over a temp workspace whose chat host sees a
- * controlled world — a PATH, HOME and TMPDIR of the fixture's own, fake agent CLIs (test/support/fake-agent-cli.ts)
+ * controlled world — a PATH, HOME and temp folder of the fixture's own, fake agent CLIs (test/support/fake-agent-cli.ts)
  * that record what they were given — and a real socket. Plus the readers of a chat's events.
  */
 import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
@@ -37,7 +37,7 @@ export interface ChatFolders {
   home: string;
   /** The one folder of ours on the daemon's PATH. */
   bin: string;
-  /** TMPDIR of the daemon: attachment temp folders land here, so a test sees every one left behind. */
+  /** The chat host's temp folder: attachment folders land here, so a test sees every one left behind. */
   tmp: string;
   records: AgentRecords;
   /** Everything above is inside it. */
@@ -57,8 +57,6 @@ export interface ChatFixtureOptions {
   /** Fakes installed in `bin` (on PATH): both agents when absent, else only the ones named here. */
   agents?: Partial<Record<AgentName, FakeAgentConfig>>;
   limits?: NodeServerOptions['limits'];
-  /** Added to the daemon's environment. */
-  env?: Record<string, string>;
 }
 
 export interface ChatFixture extends ChatFolders {
@@ -70,9 +68,9 @@ export interface ChatFixture extends ChatFolders {
   client: RpcClient;
   /** Another socket to the same server (closed with the fixture). */
   connect(): Promise<RpcClient>;
-  /** Entries left in TMPDIR (attachment folders not removed). */
+  /** Entries left in the temp folder (attachment folders not removed). */
   tempLeft(): string[];
-  /** Waits until TMPDIR is empty (a run's files go when it ends, which need not be before its done is sent). */
+  /** Waits until the temp folder is empty (a run's files go when it ends, which need not be before its done is sent). */
   tempCleared(): Promise<void>;
   /** Closes the server (a daemon shutting down); `close` then only cleans up. */
   closeServer(): Promise<void>;
@@ -93,7 +91,6 @@ export async function startChatFixture(options: ChatFixtureOptions = {}): Promis
     // opencode (a dev dependency).
     PATH: `${folders.bin}:/usr/bin:/bin`,
     HOME: folders.home,
-    TMPDIR: folders.tmp,
     [RECORDS_ENV]: folders.records.dir,
     // What a chat's environment must take away or replace.
     FORCE_COLOR: '3',
@@ -101,13 +98,9 @@ export async function startChatFixture(options: ChatFixtureOptions = {}): Promis
     TERM: 'xterm-256color',
     LANG: 'en_US.UTF-8',
     KILO_CONFIG_CONTENT: '{"mode":"debug"}',
-    ...options.env,
   };
-  // The daemon's own temp files follow its TMPDIR too, whichever environment its host reads it from.
-  const savedTmp = process.env.TMPDIR;
-  process.env.TMPDIR = folders.tmp;
   const server = await startTestServer(folders.root, {
-    chatHost: new NodeChatHost({ env: daemonEnv, home: folders.home }),
+    chatHost: new NodeChatHost({ env: daemonEnv, home: folders.home, tempDir: folders.tmp }),
     limits: options.limits ?? {},
   });
   const clients: RpcClient[] = [];
@@ -129,14 +122,12 @@ export async function startChatFixture(options: ChatFixtureOptions = {}): Promis
     connect,
     tempLeft: () => readdirSync(folders.tmp),
     tempCleared: async () => {
-      await waitFor(() => readdirSync(folders.tmp).length === 0, { timeoutMs: 3000, what: `TMPDIR to be empty (${readdirSync(folders.tmp).join(', ')})` });
+      await waitFor(() => readdirSync(folders.tmp).length === 0, { timeoutMs: 3000, what: `the temp folder to be empty (${readdirSync(folders.tmp).join(', ')})` });
     },
     closeServer,
     async close() {
       await Promise.all(clients.map((open) => open.close()));
       await closeServer();
-      if (savedTmp === undefined) delete process.env.TMPDIR;
-      else process.env.TMPDIR = savedTmp;
       await rm(folders.base, { recursive: true, force: true });
     },
   };

@@ -34,13 +34,28 @@ describe('daemon shutdown (server.close())', () => {
       const chat = await startChat(fx.client, 'hang', { attachments: [{ name: 'a.txt', content: 'a' }] });
       const serve = await fx.records.waitForServe();
 
-      await fx.closeServer();
+      // Its server would only give up after chatServerStartMs (30 s): a shutdown must not wait for that.
+      await settlesWithin(fx.closeServer(), 5000, 'server.close() with a chat still starting');
 
       expect(groupMembers(serve.pgid)).toEqual([]);
       expect(processesWithArg(chat.prompt)).toEqual([]);
       expect(fx.tempLeft()).toEqual([]);
     } finally {
+      await fx.records.releaseServe(); // lets a close that waits for the start finish, so clean-up does not hang
       await fx.close();
     }
   });
 });
+
+/** Awaits `promise`, failing with a clear message if it has not settled after `ms`. */
+async function settlesWithin(promise: Promise<unknown>, ms: number, what: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} had not settled after ${ms} ms`)), ms);
+  });
+  try {
+    await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
