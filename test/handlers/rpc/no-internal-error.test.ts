@@ -48,6 +48,11 @@ const ARGS: Record<string, ((p: string) => Record<string, unknown>)[]> = {
   extract_zip: [(p) => ({ zipContent: EMPTY_ZIP, destDir: p })],
   run_command: [(p) => ({ command: `cat ${p}` })],
   get_cwd: [() => ({})],
+  // kilo is not installed here: a chat that gets past its cwd ends with the not-found text, never a real agent.
+  chat_stream: [(p) => ({ command: 'kilo', cwd: p }), (p) => ({ command: 'kilo', attachments: [{ name: p, content: 'x' }] })],
+  chat_cancel: [(p) => ({ id: p })],
+  chat_models: [(p) => ({ agent: p })],
+  chat_check_install: [(p) => ({ command: p })],
   pty_spawn: [(p) => ({ sessionId: 's1', cwd: p })],
   pty_write: [(p) => ({ sessionId: 'none', data: p })],
   pty_resize: [() => ({ sessionId: 'none', cols: 80, rows: 24 })],

@@ -206,7 +206,9 @@ describe('the command table', () => {
     const lightRows = [...rpcCommands].filter(([, command]) => command.weight === 'light').map(([name]) => name);
     const heavyRows = [...rpcCommands].filter(([, command]) => command.weight !== 'light').map(([name]) => name);
     expect(lightRows.sort()).toEqual(
-      ['create_directory', 'create_file', 'delete_entry', 'file_exists', 'get_cwd', 'pty_attach', 'pty_detach', 'pty_kill', 'pty_resize', 'pty_spawn', 'pty_write', 'rename_entry'].sort(),
+      ['create_directory', 'create_file', 'delete_entry', 'file_exists', 'get_cwd', 'pty_attach', 'pty_detach', 'pty_kill', 'pty_resize', 'pty_spawn', 'pty_write', 'rename_entry',
+        // a chat answers at once: its output is events, flow-controlled on their own
+        'chat_stream', 'chat_cancel'].sort(),
     );
     expect(heavyRows.sort()).toEqual(
       ['copy_entry', 'download_file', 'extract_zip', 'list_files', 'read_directory', 'read_file', 'read_file_base64', 'run_command', 'search_in_files', 'upload_file', 'write_file',
@@ -215,7 +217,9 @@ describe('the command table', () => {
         'git_stage_all', 'git_unstage', 'git_unstage_all', 'git_discard', 'git_discard_all', 'git_commit',
         'git_undo_commit', 'git_log', 'git_commit_diff', 'git_stash_list', 'git_stash', 'git_stash_pop', 'git_push',
         'git_fetch', 'git_pull', 'git_revert', 'git_init', 'git_branch_list', 'git_checkout_branch', 'git_merge',
-        'git_merge_abort', 'git_resolve_conflict'].sort(),
+        'git_merge_abort', 'git_resolve_conflict',
+        // probes run the agent's CLI; the model lists ask a remote service
+        'chat_check_install', 'chat_models'].sort(),
     );
     expect([...LIGHT_COMMANDS].filter((name) => !rpcCommands.has(name))).toEqual([]); // no typo in the light list
   });
