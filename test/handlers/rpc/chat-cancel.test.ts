@@ -157,3 +157,24 @@ describe('/ws chat_stream: at most maxChats running at once', () => {
     await waitForDone(fx.client, second.rid);
   });
 });
+
+describe('/ws chat_stream: a chat nobody cancels is bounded by chatTimeoutMs', () => {
+  let fx: ChatFixture;
+
+  beforeAll(async () => {
+    fx = await startChatFixture({ limits: { chatTimeoutMs: 1500, chatKillGraceMs: 300 } });
+  });
+
+  afterAll(async () => {
+    await fx.close();
+  });
+
+  it('is stopped with its whole group, and its done says it timed out', async () => {
+    const chat = await startChat(fx.client, 'spawnchild');
+    await waitForChunk(fx.client, chat.rid, 'ready');
+    const run = fx.records.run(chat.prompt)!;
+    expect(await finished(fx.client, chat.rid)).toEqual({ done: { id: chat.rid, error: 'opencode timed out after 1.5 s' }, stdout: ['ready'], stderr: [] });
+    await waitFor(() => groupMembers(run.pgid).length === 0, { timeoutMs: 3000, what: `process group ${run.pgid} to be gone` });
+    expect(isRunning(run.grandchild!)).toBe(false);
+  });
+});
