@@ -20,10 +20,11 @@ export function decodeAttachments(attachments: readonly ChatAttachment[]): Decod
   if (attachments.length > MAX_ATTACHMENTS) {
     return { ok: false, error: `too many attachments (${attachments.length}; at most ${MAX_ATTACHMENTS})` };
   }
+  // The total is judged before anything is decoded: a 60 MiB frame of base64 is refused without holding its bytes.
+  const total = attachments.reduce((sum, attachment) => sum + decodedLength(attachment), 0);
+  if (total > MAX_ATTACHMENT_BYTES) return { ok: false, error: `attachments too large (${total} bytes; at most ${MAX_ATTACHMENT_BYTES})` };
   const files: DecodedAttachment[] = [];
   const taken = new Set<string>();
-  // Every attachment is decoded before the total is judged (the frame that carried them bounds the work).
-  let total = 0;
   const encoder = new TextEncoder();
   for (const attachment of attachments) {
     let bytes: Uint8Array;
@@ -34,11 +35,33 @@ export function decodeAttachments(attachments: readonly ChatAttachment[]): Decod
     } else if (attachment.content !== undefined) {
       bytes = encoder.encode(attachment.content);
     } else continue;
-    total += bytes.length;
     files.push({ fileName: uniqueName(safeName(attachment.name, files.length), taken), bytes });
   }
-  if (total > MAX_ATTACHMENT_BYTES) return { ok: false, error: `attachments too large (${total} bytes; at most ${MAX_ATTACHMENT_BYTES})` };
   return { ok: true, files };
+}
+
+/** The bytes an attachment decodes to, worked out from its text (base64 that turns out invalid fails later). */
+function decodedLength(attachment: ChatAttachment): number {
+  if (attachment.base64 !== undefined) {
+    const body = attachment.base64.slice(attachment.base64.lastIndexOf(',') + 1).replace(/=+$/, '');
+    return Math.floor((body.length * 3) / 4);
+  }
+  if (attachment.content !== undefined) return utf8Length(attachment.content);
+  return 0;
+}
+
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i++;
+    } else bytes += 3; // a lone surrogate is encoded as U+FFFD, 3 bytes
+  }
+  return bytes;
 }
 
 const BASE64 = /^[A-Za-z0-9+/]*$/;

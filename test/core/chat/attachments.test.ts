@@ -38,6 +38,15 @@ describe('decodeAttachments', () => {
     expect(decodeAttachments([{ name: 'z', base64: 'ab===' }])).toEqual({ ok: false, error: "Failed to decode attachment 'z': invalid length or padding" });
   });
 
+  it('counts the decoded bytes before decoding: UTF-8 of content, 3/4 of base64', () => {
+    const big = 'é'.repeat(MAX_ATTACHMENT_BYTES / 4) + '😀'.repeat(MAX_ATTACHMENT_BYTES / 8) + 'x';
+    expect(decodeAttachments([{ name: 'a', content: big }])).toEqual({ ok: false, error: `attachments too large (${MAX_ATTACHMENT_BYTES + 1} bytes; at most 33554432)` });
+    const quads = Math.floor(MAX_ATTACHMENT_BYTES / 3) + 1; // 4 characters of base64 are 3 bytes
+    const base64 = 'data:application/octet-stream;base64,' + 'AAAA'.repeat(quads);
+    expect(decodeAttachments([{ name: 'b', base64 }])).toEqual({ ok: false, error: `attachments too large (${quads * 3} bytes; at most 33554432)` });
+    expect(decodeAttachments([{ name: 'c', base64: 'AAAA'.repeat(MAX_ATTACHMENT_BYTES / 4) }]).ok).toBe(true);
+  });
+
   it('refuses more than 100 attachments and more than 32 MiB decoded', () => {
     const many = Array.from({ length: 10_000 }, (_, i) => ({ name: `f${i}`, content: 'x' }));
     expect(decodeAttachments(many)).toEqual({ ok: false, error: 'too many attachments (10000; at most 100)' });

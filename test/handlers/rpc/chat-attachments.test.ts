@@ -99,6 +99,11 @@ describe('/ws chat_stream attachments', () => {
         /^attachments too large \(\d+ bytes; at most 33554432\)$/,
       );
     });
+
+    it('a 60 MiB frame of one data: URL', async () => {
+      const base64 = 'data:application/octet-stream;base64,' + 'QUJD'.repeat((60 * MiB) / 4);
+      await refused([{ name: 'huge.bin', base64 }], `attachments too large (${(60 * MiB * 3) / 4} bytes; at most 33554432)`);
+    });
   });
 
   it('exactly 100 attachments are fine', async () => {
