@@ -99,3 +99,34 @@ export function portRefused(port: number): Promise<boolean> {
     socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
   });
 }
+
+/** A running process with its command line. */
+export interface MarkedProcess extends ProcessEntry {
+  /** Its arguments (/proc/PID/cmdline), the executable first. */
+  argv: string[];
+}
+
+/**
+ * Every running process (zombies left out) whose environment holds `name=value` (/proc/PID/environ, Linux). A
+ * test that puts a variable of its own into the environment its daemon hands down finds with it everything that
+ * daemon started, grandchildren included, and nothing any other test or program runs.
+ */
+export function processesWithEnv(name: string, value: string): MarkedProcess[] {
+  const variable = `${name}=${value}`;
+  const found: MarkedProcess[] = [];
+  for (const row of processTable()) {
+    if (row.state === 'Z' || row.state === 'X') continue;
+    let environ: string;
+    let cmdline: string;
+    try {
+      environ = readFileSync(`/proc/${row.pid}/environ`, 'utf8');
+      cmdline = readFileSync(`/proc/${row.pid}/cmdline`, 'utf8');
+    } catch {
+      continue; // exited while we looked, or not ours to read
+    }
+    if (!environ.split('\0').includes(variable)) continue;
+    // cmdline ends with a NUL: the empty piece after it is no argument.
+    found.push({ ...row, argv: cmdline.endsWith('\0') ? cmdline.slice(0, -1).split('\0') : cmdline.split('\0') });
+  }
+  return found;
+}
