@@ -5,8 +5,8 @@
  * a test decides when a run may go on instead of guessing how long it takes.
  */
 import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { deferred, type Deferred } from './gates.ts';
+import { listenOnLoopback } from './loopback-listen.ts';
 
 export interface FakeModelRequest {
   method: string;
@@ -50,7 +50,6 @@ export const FAKE_MODEL_ID = 'm';
 /** Starts the server on a free loopback port; completions nothing was scripted for answer `defaultReply`. */
 export async function startFakeModelServer({ defaultReply = 'OK.' } = {}): Promise<FakeModelServer> {
   const requests: FakeModelRequest[] = [];
-  const sockets = new Set<Socket>();
   const scripted: { reply: ScriptedReply; answering: Deferred<AnsweringReply> }[] = [];
   let completions = 0;
 
@@ -86,12 +85,7 @@ export async function startFakeModelServer({ defaultReply = 'OK.' } = {}): Promi
       const release = streamCompletion(response, id, model, reply, () => entry?.answering.resolve({ request: recorded, release }));
     });
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port, sockets } = await listenOnLoopback(server);
 
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { listenOnLoopback } from './loopback-listen.ts';
 
 /**
  * What the server does with a request:
@@ -27,7 +27,6 @@ export interface GitHttpServerOptions {
 
 /** A loopback smart-HTTP git remote for tests: a Node http server in front of `git http-backend`. */
 export async function startGitHttpServer({ projectRoot, mode = 'normal' }: GitHttpServerOptions): Promise<GitHttpServer> {
-  const sockets = new Set<Socket>();
   const backends = new Set<ChildProcess>();
   let requests = 0;
   const server = createServer((request, response) => {
@@ -42,12 +41,7 @@ export async function startGitHttpServer({ projectRoot, mode = 'normal' }: GitHt
     backends.add(backend);
     backend.once('close', () => backends.delete(backend));
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port, sockets } = await listenOnLoopback(server);
   return {
     url: `http://127.0.0.1:${port}`,
     get requests() {
