@@ -1,29 +1,23 @@
 /**
- * Agent chat end to end with the real opencode CLI (the `opencode-ai` dev dependency): a real server, a real `/ws`
+ * Agent chat end to end with the real opencode CLI (test/support/opencode-cli.ts installs it): a real server, a real `/ws`
  * socket, the daemon's own `opencode serve` and `opencode run --attach`, and a loopback OpenAI-compatible model
  * the CLI is pointed at, so nothing leaves the machine. One daemon and one agent server for the whole file:
  * opencode takes seconds to start, and the suite has a time budget.
  */
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NodeChatHost } from '../../../adapters/process/node-chat-host.ts';
 import type { NodeServer } from '../../../runtime/node/server.ts';
 import { messagesMention, startFakeModelServer, type FakeModelRequest, type FakeModelServer } from '../../support/fake-model-server.ts';
 import { isRunning, processesWithEnv, processTable, type MarkedProcess } from '../../support/processes.ts';
 import { RpcClient, startTestServer, type EventFrame } from '../../support/rpc-client.ts';
+import { opencodeBinFolder } from '../../support/opencode-cli.ts';
 import { tempWorkspace, type TempWorkspace } from '../../support/workspace.ts';
 
-/** This checkout's own `node_modules/.bin`, where `opencode` is. */
-const BIN = fileURLToPath(new URL('../../../node_modules/.bin', import.meta.url));
-const OPENCODE = join(BIN, 'opencode');
-/** Only the CLI's folder and the system's: no `kilo` anywhere on it (checked below). */
-const PATH = `${BIN}:/usr/bin:/bin`;
 
 /** Marks everything the daemon starts (its children inherit its environment), to find them in /proc. */
 const MARK_VARIABLE = 'WSAPI_CHAT_OPENCODE_TEST';
@@ -32,8 +26,13 @@ const MARK = randomUUID();
 /** opencode's startup, a run and a model round trip take seconds, many more on a loaded machine. */
 const SLOW_MS = 90_000;
 const TEST_MS = 120_000;
+/** The first run on a machine installs the CLI (177 MB, from npm's cache when it has it). */
+const INSTALL_MS = 10 * 60_000;
 
 const REPLY = 'Hello from the fake model.';
+
+/** The daemon's PATH: the installed CLI's folder and the system's. */
+let PATH = '';
 
 describe('/ws agent chat with the real opencode CLI', () => {
   let workspace: TempWorkspace;
@@ -45,7 +44,9 @@ describe('/ws agent chat with the real opencode CLI', () => {
 
   beforeAll(async () => {
     // Not installed or not runnable is a failure of every test here, never a skip.
-    expect(execFileSync(OPENCODE, ['--version'], { encoding: 'utf8' }).trim()).toMatch(/^\d+\.\d+\.\d+/);
+    const bin = await opencodeBinFolder();
+    // Only the CLI's folder and the system's: no `kilo` anywhere on it (checked below).
+    PATH = `${bin}:/usr/bin:/bin`;
     workspace = await tempWorkspace({ 'README.md': 'a workspace\n' });
     home = await realpath(await mkdtemp(join(tmpdir(), 'wsapi-opencode-home-')));
     model = await startFakeModelServer();
@@ -78,7 +79,7 @@ describe('/ws agent chat with the real opencode CLI', () => {
     };
     server = await startTestServer(workspace.root, { chatHost: new NodeChatHost({ env, home }) });
     client = await RpcClient.connect(server);
-  });
+  }, INSTALL_MS);
 
   afterAll(async () => {
     await client?.close();
