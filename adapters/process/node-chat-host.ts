@@ -110,7 +110,9 @@ class NodeChatProcess implements ChatProcess {
   }
 
   alive(): boolean {
-    return !this.#hasExited || sessionAlive(this.pid);
+    // Read from /proc, not from the 'exit' event: a process killed a moment ago is seen dead (a zombie counts as
+    // gone) before the event loop has reaped it.
+    return sessionAlive(this.pid);
   }
 
   stop(graceMs: number): Promise<void> {

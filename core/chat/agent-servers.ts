@@ -45,9 +45,13 @@ export class AgentServers {
     const current = this.#servers.get(agent);
     if (current !== undefined) {
       const server = await current.catch(() => undefined);
-      if (server !== undefined && !server.dead) return server.url;
-      // Failed or died: whoever comes first starts the next one; the others share it.
-      if (this.#servers.get(agent) === current) this.#servers.delete(agent);
+      if (server !== undefined && !server.dead && server.process.alive()) return server.url;
+      // Failed or died: whoever comes first starts the next one; the others share it. One that is dead but not
+      // reaped yet is stopped first, so nothing of its group is left.
+      if (this.#servers.get(agent) === current) {
+        this.#servers.delete(agent);
+        if (server !== undefined) await server.process.stop(this.options.killGraceMs);
+      }
       return this.url(agent, start);
     }
     if (this.#closed) throw new ChatError('agent chat has shut down');
