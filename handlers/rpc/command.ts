@@ -48,7 +48,11 @@ export interface RpcCall {
   readonly requestId: number | string;
 }
 
-export interface RpcCommand {
+/**
+ * A row. `A` and `R` are its arguments as a client sends them and its result: types only (the typed client,
+ * client/rpc-client.ts, reads them through handlers/rpc/command-types.ts), never looked at when it runs.
+ */
+export interface RpcCommand<A = Record<string, unknown>, R = unknown> {
   /** Validates `args` (already known to be an object or absent) and runs; throws for an error reply. */
   invoke(args: Record<string, unknown>, call: RpcCall): Promise<unknown>;
   /**
@@ -57,6 +61,8 @@ export interface RpcCommand {
    * allow. Heavy is the default so that a new row cannot make the daemon hold unbounded replies by omission.
    */
   readonly weight?: 'light';
+  /** Never set: carries `A` and `R` for the type checker. */
+  readonly types?: { args: A; result: R };
 }
 
 /** The row, marked light (see RpcCommand.weight). */
@@ -66,13 +72,13 @@ export function light(command: RpcCommand): RpcCommand {
 
 type Shape = Record<string, z.ZodType>;
 
-export interface CommandSpec<S extends Shape> {
+export interface CommandSpec<S extends Shape, R> {
   /** Required keys: a plain schema. Optional keys: `.optional()` or `.default(x)`. */
   args: S;
-  run(args: z.output<z.ZodObject<S>>, call: RpcCall): unknown;
+  run(args: z.output<z.ZodObject<S>>, call: RpcCall): R;
 }
 
-export function defineCommand<S extends Shape>(spec: CommandSpec<S>): RpcCommand {
+export function defineCommand<S extends Shape, R>(spec: CommandSpec<S, R>): RpcCommand<z.input<z.ZodObject<S>>, Awaited<R>> {
   return {
     async invoke(raw, call) {
       const args = parseArgs(spec.args, raw);

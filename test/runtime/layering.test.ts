@@ -6,11 +6,11 @@ import { importedSpecifiers, tsFilesUnder } from '../support/module-imports.ts';
 
 /**
  * The layers (docs/architecture.md): runtime → handlers → core → adapters. An import never runs up: core and
- * adapters never import runtime/ or handlers/. Handlers use runtime's request context, validation and error
+ * adapters never import runtime/ or handlers/; the typed client (client/) takes only the rows' types. Handlers use runtime's request context, validation and error
  * rendering (the wire seam they plug into); that they never import `node:*` is checked in edge-clean.test.ts.
  */
 
-const LAYERS = ['runtime', 'handlers', 'core', 'adapters'] as const;
+const LAYERS = ['runtime', 'handlers', 'core', 'adapters', 'client'] as const;
 type Layer = (typeof LAYERS)[number];
 
 /** What each layer may not import. */
@@ -19,6 +19,8 @@ const FORBIDDEN: Record<Layer, Layer[]> = {
   handlers: [],
   core: ['runtime', 'handlers'],
   adapters: ['runtime', 'handlers'],
+  // The typed client runs in browsers and Workers too: the rows' types from handlers/, nothing else of ours.
+  client: ['runtime', 'core', 'adapters'],
 };
 
 /** The top-level folder a relative import from `file` lands in, or undefined for a package import. */
@@ -47,6 +49,20 @@ describe('layering', () => {
     expect(layerOfImport(file, '../../../runtime/app.ts')).toBe('runtime');
     expect(layerOfImport(file, '../../errors/workspace-error.ts')).toBe('core');
     expect(layerOfImport(file, 'zod')).toBeUndefined();
+  });
+
+  it('client/ takes only types from handlers/, and never imports node:*', async () => {
+    const found: string[] = [];
+    for (const file of await tsFilesUnder(join(projectRoot, 'client'))) {
+      const text = await readFile(file, 'utf8');
+      for (const line of text.split('\n').filter((l) => /^import\b/.test(l))) {
+        const specifier = /from '([^']+)'/.exec(line)?.[1] ?? '';
+        if (specifier.startsWith('node:') || (layerOfImport(file, specifier) === 'handlers' && !line.startsWith('import type '))) {
+          found.push(`${relative(projectRoot, file)}: ${line}`);
+        }
+      }
+    }
+    expect(found).toEqual([]);
   });
 
   for (const layer of LAYERS.filter((l) => FORBIDDEN[l].length > 0)) {

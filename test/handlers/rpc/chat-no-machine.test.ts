@@ -4,7 +4,7 @@
  */
 import { expect, it } from 'vitest';
 import { chatCommands } from '../../../handlers/rpc/commands/chat/index.ts';
-import type { RpcCall, RpcConnection } from '../../../handlers/rpc/command.ts';
+import type { RpcCall, RpcCommand, RpcConnection } from '../../../handlers/rpc/command.ts';
 import type { WorkspaceContext } from '../../../runtime/context.ts';
 
 const call: RpcCall = { ctx: { root: '/ws' } as WorkspaceContext, connection: {} as RpcConnection, requestId: 7 };
@@ -19,7 +19,7 @@ it('answers that chat needs a machine, for each of the four commands', async () 
   };
   expect(Object.keys(chatCommands).sort()).toEqual(Object.keys(args).sort());
   for (const [name, given] of Object.entries(args)) {
-    await expect(chatCommands[name]!.invoke(given, call), name).rejects.toThrow(NO_MACHINE);
+    await expect((chatCommands as Record<string, RpcCommand>)[name]!.invoke(given, call), name).rejects.toThrow(NO_MACHINE);
   }
-  await expect(chatCommands.chat_stream!.invoke({ command: 'claude' }, call)).rejects.toThrow('Unsupported chat agent');
+  await expect(chatCommands.chat_stream.invoke({ command: 'claude' }, call)).rejects.toThrow('Unsupported chat agent');
 });

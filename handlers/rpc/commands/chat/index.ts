@@ -9,11 +9,11 @@ import { chatCheckInstall } from './chat-check-install.ts';
 import { chatModels } from './chat-models.ts';
 import { chatStream } from './chat-stream.ts';
 
-export const chatCommands: Record<string, RpcCommand> = {
+export const chatCommands = {
   chat_stream: chatStream,
   chat_cancel: chatCancel,
   chat_models: chatModels,
   chat_check_install: chatCheckInstall,
-};
+} satisfies Record<string, RpcCommand>;
 
 export const LIGHT_CHAT_COMMANDS = ['chat_stream', 'chat_cancel'] as const;

@@ -14,7 +14,7 @@ import { searchInFiles } from './search-in-files.ts';
 import { copyEntryCommand, renameEntry } from './transfer-entry.ts';
 import { createFile, uploadFile, writeFile } from './write-file.ts';
 
-export const fileCommands: Record<string, RpcCommand> = {
+export const fileCommands = {
   read_file: readFile,
   read_file_base64: readFileBase64,
   write_file: writeFile,
@@ -29,4 +29,4 @@ export const fileCommands: Record<string, RpcCommand> = {
   copy_entry: copyEntryCommand,
   delete_entry: deleteEntry,
   search_in_files: searchInFiles,
-};
+} satisfies Record<string, RpcCommand>;

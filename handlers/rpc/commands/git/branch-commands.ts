@@ -8,7 +8,7 @@ import { defineCommand, type RpcCommand } from '../../command.ts';
 import { repoCommand, reply } from './rows.ts';
 import { gitFolder, repoOf } from './repo-at.ts';
 
-export const gitBranchCommands: Record<string, RpcCommand> = {
+export const gitBranchCommands = {
   git_branch_list: defineCommand({
     args: { path: z.string() },
     async run({ path }, { ctx, connection }) {
@@ -35,4 +35,4 @@ export const gitBranchCommands: Record<string, RpcCommand> = {
   }),
 
   git_merge_abort: repoCommand(mergeAbort),
-};
+} satisfies Record<string, RpcCommand>;

@@ -10,7 +10,7 @@ import { defineCommand, RpcError, type RpcCommand } from '../../command.ts';
 import { gitFolder, repoOf } from './repo-at.ts';
 import { fileCommand, reply } from './rows.ts';
 
-export const gitContentCommands: Record<string, RpcCommand> = {
+export const gitContentCommands = {
   get_git_diff: fileCommand((git, file) => fileDiff(git, file, false)),
   get_git_staged_diff: fileCommand((git, file) => fileDiff(git, file, true)),
   get_git_head_file: fileCommand(headFile),
@@ -39,4 +39,4 @@ export const gitContentCommands: Record<string, RpcCommand> = {
       return reply(await commitDiff(repo, checked));
     },
   }),
-};
+} satisfies Record<string, RpcCommand>;

@@ -10,7 +10,7 @@ import { defineCommand, type RpcCommand } from '../../command.ts';
 import { gitFolder, repoOf } from './repo-at.ts';
 import { repoCommand, reply } from './rows.ts';
 
-export const gitHistoryCommands: Record<string, RpcCommand> = {
+export const gitHistoryCommands = {
   git_commit: defineCommand({
     args: { path: z.string(), message: z.string(), amend: z.boolean().optional() },
     async run({ path, message, amend }, { ctx, connection }) {
@@ -35,4 +35,4 @@ export const gitHistoryCommands: Record<string, RpcCommand> = {
   git_push: repoCommand(push),
   git_fetch: repoCommand(fetchAll),
   git_pull: repoCommand(pull),
-};
+} satisfies Record<string, RpcCommand>;

@@ -21,7 +21,7 @@ import { gitWorktreeCommands } from './worktree-commands.ts';
 /** An optional arg of the wrong type counts as absent (§002), so `limit: "10"` is the default. */
 const DEFAULT_LOG_LIMIT = 50;
 
-export const gitCommands: Record<string, RpcCommand> = {
+export const gitCommands = {
   get_git_status: defineCommand({
     args: { path: z.string() },
     async run({ path }, { ctx, connection }) {
@@ -85,7 +85,7 @@ export const gitCommands: Record<string, RpcCommand> = {
   ...gitWorktreeCommands,
   ...gitHistoryCommands,
   ...gitBranchCommands,
-};
+} satisfies Record<string, RpcCommand>;
 
 async function numstat(repo: GitRepo, args: readonly string[]) {
   const output = await repo.run(args);

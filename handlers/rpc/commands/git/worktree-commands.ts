@@ -17,7 +17,7 @@ import { defineCommand, type RpcCommand } from '../../command.ts';
 import { gitFolder, repoOf } from './repo-at.ts';
 import { fileCommand, repoCommand, reply } from './rows.ts';
 
-export const gitWorktreeCommands: Record<string, RpcCommand> = {
+export const gitWorktreeCommands = {
   git_add: fileCommand(addFile),
   git_stage_all: repoCommand(stageAll),
   git_unstage: fileCommand(unstageFile),
@@ -42,4 +42,4 @@ export const gitWorktreeCommands: Record<string, RpcCommand> = {
       return reply(await resolveConflict(await repoOf(at), checked, side));
     },
   }),
-};
+} satisfies Record<string, RpcCommand>;

@@ -7,11 +7,11 @@ import { ptySpawn } from './spawn.ts';
 import { ptyWrite } from './write.ts';
 
 /** The protocol's terminal commands (docs/noide-protocol.md#terminals, plus `pty_attach` / `pty_detach` of its newer version). */
-export const ptyCommands: Record<string, RpcCommand> = {
+export const ptyCommands = {
   pty_spawn: ptySpawn,
   pty_write: ptyWrite,
   pty_resize: ptyResize,
   pty_kill: ptyKill,
   pty_attach: ptyAttach,
   pty_detach: ptyDetach,
-};
+} satisfies Record<string, RpcCommand>;

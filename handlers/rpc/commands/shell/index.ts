@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { RpcError, defineCommand, type RpcCommand } from '../../command.ts';
 import { commandOutputText } from './command-output.ts';
 
-export const shellCommands: Record<string, RpcCommand> = {
+export const shellCommands = {
   run_command: defineCommand({
     args: { command: z.string() },
     async run({ command }, { ctx, connection }) {
@@ -37,4 +37,4 @@ export const shellCommands: Record<string, RpcCommand> = {
       return ctx.root;
     },
   }),
-};
+} satisfies Record<string, RpcCommand>;
