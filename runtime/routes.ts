@@ -1,11 +1,12 @@
 import { Router, type IRequest } from 'itty-router';
 import { health } from '../handlers/health.ts';
-import type { WorkspaceContext } from './context.ts';
+import type { Handler, WorkspaceContext } from './context.ts';
 import { dialectGuard, type RouteAccess } from './dialect.ts';
 import { jsonResponse } from './errors/render.ts';
 import { lazyHandler } from './lazy-handler.ts';
 
 // Each handler module is loaded on its first request (./lazy-handler.ts says why).
+const openapiDocument = lazyHandler(() => import('../handlers/docs/openapi.ts'), 'openapiDocument');
 const listFiles = lazyHandler(() => import('../handlers/api/list-files.ts'), 'listFiles');
 const rawFile = lazyHandler(() => import('../handlers/api/raw-file.ts'), 'rawFile');
 const readFile = lazyHandler(() => import('../handlers/api/read-file.ts'), 'readFile');
@@ -56,80 +57,112 @@ const workspaceGraph = lazyHandler(() => import('../handlers/workspace/graph.ts'
 const workspaceModules = lazyHandler(() => import('../handlers/workspace/modules.ts'), 'workspaceModules');
 
 /**
- * The route table: every endpoint is a standalone fetch handler; the guard adds the Origin and token checks
- * and the error shape. Only `/healthz` and the catch-all 404 are unguarded: neither acts.
+ * Who may call a route and in which shape its errors are: `public` answers anyone (no guard: it neither acts nor
+ * reveals anything), the others are the dialect guards of ./dialect.ts — `intentic-ticketed` is the byte-route
+ * guard for a route that authorises itself (the media stream, by its ticket: handlers/workspace/media.ts).
+ */
+export type RouteAccessKind = 'public' | 'ori' | 'intentic' | 'intentic-bytes' | 'intentic-ticketed' | 'workspace-files';
+
+export type RouteMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
+
+/** One row of the route table: itty-router's path syntax (`:name` for a path parameter). */
+export interface RouteRow {
+  method: RouteMethod;
+  path: string;
+  access: RouteAccessKind;
+  handler: Handler;
+}
+
+/**
+ * The route table: every endpoint is a standalone fetch handler, wrapped by its access kind's guard, which adds
+ * the Origin and token checks and the error shape. The router is built from this list and nothing else, so the
+ * OpenAPI document (runtime/openapi/) can be checked against what is really routed.
+ */
+export const routeTable: readonly RouteRow[] = [
+  // public: neither acts nor reveals anything (docs/architecture.md#common-endpoints)
+  { method: 'GET', path: '/healthz', access: 'public', handler: health },
+  { method: 'GET', path: '/openapi.json', access: 'public', handler: openapiDocument },
+  // ori (docs/ori.md)
+  { method: 'GET', path: '/api/files', access: 'ori', handler: listFiles },
+  { method: 'GET', path: '/api/files/search', access: 'ori', handler: searchFiles },
+  { method: 'GET', path: '/api/file', access: 'ori', handler: readFile },
+  { method: 'PUT', path: '/api/file', access: 'ori', handler: writeFile },
+  { method: 'GET', path: '/api/raw', access: 'ori', handler: rawFile },
+  { method: 'HEAD', path: '/api/raw', access: 'ori', handler: rawFile },
+  { method: 'GET', path: '/api/skills', access: 'ori', handler: listSkills },
+  { method: 'GET', path: '/ws/terminal', access: 'ori', handler: terminal },
+  // NoIDE WebSocket JSON protocol (docs/noide-protocol.md; errors before the upgrade are HTTP `{ "error" }`)
+  { method: 'GET', path: '/ws', access: 'ori', handler: rpcSocket },
+  // named terminals — ours, docs/terminals.md#named-terminals-over-http (`{ "error": message }`)
+  { method: 'GET', path: '/terminals', access: 'ori', handler: listTerminals },
+  { method: 'POST', path: '/terminals', access: 'ori', handler: createTerminal },
+  { method: 'GET', path: '/terminals/:name', access: 'ori', handler: attachTerminal },
+  { method: 'DELETE', path: '/terminals/:name', access: 'ori', handler: removeTerminal },
+  // Intentic — contract calls (docs/intentic.md; oRPC error bodies)
+  { method: 'GET', path: '/workspace/tree', access: 'intentic', handler: workspaceTree },
+  { method: 'GET', path: '/workspace/children', access: 'intentic', handler: workspaceChildren },
+  { method: 'GET', path: '/workspace/file', access: 'intentic', handler: workspaceFile },
+  { method: 'GET', path: '/workspace/resolve', access: 'intentic', handler: workspaceResolve },
+  { method: 'GET', path: '/workspace/search', access: 'intentic', handler: workspaceSearch },
+  { method: 'GET', path: '/workspace/repos', access: 'intentic', handler: workspaceRepos },
+  { method: 'POST', path: '/workspace/repos', access: 'intentic', handler: workspaceClone },
+  { method: 'POST', path: '/workspace/sync', access: 'intentic', handler: workspaceSync },
+  { method: 'POST', path: '/workspace/dir', access: 'intentic', handler: workspaceMakeDir },
+  { method: 'DELETE', path: '/workspace/entry', access: 'intentic', handler: workspaceDeleteEntry },
+  { method: 'POST', path: '/workspace/move', access: 'intentic', handler: workspaceMove },
+  { method: 'POST', path: '/workspace/copy', access: 'intentic', handler: workspaceCopy },
+  { method: 'POST', path: '/workspace/media-ticket', access: 'intentic', handler: workspaceMediaTicket },
+  { method: 'POST', path: '/workspace/agents', access: 'intentic', handler: workspaceCreateAgent },
+  { method: 'DELETE', path: '/workspace/agents/:agent', access: 'intentic', handler: workspaceDeleteAgent },
+  // Intentic — its plain byte routes (`{ "error": message }`)
+  { method: 'GET', path: '/workspace/raw', access: 'intentic-bytes', handler: workspaceRaw },
+  { method: 'GET', path: '/workspace/media', access: 'intentic-ticketed', handler: workspaceMedia },
+  { method: 'HEAD', path: '/workspace/media', access: 'intentic-ticketed', handler: workspaceMedia },
+  { method: 'POST', path: '/workspace/upload', access: 'intentic-bytes', handler: workspaceUpload },
+  // workspace-files (docs/workspace-files.md)
+  { method: 'GET', path: '/workspace-files/stat', access: 'workspace-files', handler: workspaceFilesStat },
+  { method: 'GET', path: '/workspace-files/read', access: 'workspace-files', handler: workspaceFilesRead },
+  { method: 'GET', path: '/workspace-files/read-bytes', access: 'workspace-files', handler: workspaceFilesReadBytes },
+  { method: 'GET', path: '/workspace-files/list', access: 'workspace-files', handler: workspaceFilesList },
+  { method: 'GET', path: '/workspace-files/changes', access: 'workspace-files', handler: workspaceFilesChanges },
+  // Intentic — project jobs (docs/intentic-projects.md#jobs-and-their-terminals, core/jobs): installs, dev servers, test runs
+  { method: 'POST', path: '/workspace/setup/install', access: 'intentic', handler: workspaceInstall },
+  { method: 'GET', path: '/workspace/repos/:repo/apps', access: 'intentic', handler: workspaceApps },
+  { method: 'POST', path: '/workspace/repos/:repo/apps/:app/start', access: 'intentic', handler: workspaceStartApp },
+  { method: 'POST', path: '/workspace/repos/:repo/apps/:app/stop', access: 'intentic', handler: workspaceStopApp },
+  { method: 'POST', path: '/workspace/repos/:repo/tests', access: 'intentic', handler: workspaceRunTests },
+  // Intentic — the project model (docs/intentic-projects.md, core/projects): setup, package graph, modules
+  { method: 'GET', path: '/workspace/setup', access: 'intentic', handler: workspaceSetup },
+  { method: 'GET', path: '/workspace/repos/:repo/graph', access: 'intentic', handler: workspaceGraph },
+  { method: 'GET', path: '/workspace/modules', access: 'intentic', handler: workspaceModules },
+  // Intentic — health and classify (docs/intentic-projects.md#health, core/health, core/classify)
+  { method: 'GET', path: '/workspace/health', access: 'intentic', handler: workspaceHealth },
+  { method: 'GET', path: '/workspace/classify', access: 'intentic', handler: workspaceClassify },
+  // Intentic — templates and add-apps (docs/intentic-projects.md#templates, core/projects/template-source.ts, core/jobs/add-apps.ts)
+  { method: 'GET', path: '/workspace/templates', access: 'intentic', handler: workspaceTemplates },
+  { method: 'POST', path: '/workspace/repos/:repo/apps', access: 'intentic', handler: workspaceAddApps },
+];
+
+/**
+ * The router over the route table, then the two catch-alls: any other call under `/workspace/` is an oRPC
+ * NOT_FOUND body (Intentic's clients read only those), anything else `{ "error": "not found" }`.
  */
 export function createRouter({ base, access }: { base: string; access: RouteAccess }) {
-  const ori = dialectGuard('ori', access);
-  const intentic = dialectGuard('intentic', access);
-  const intenticBytes = dialectGuard('intentic-bytes', access);
-  // The media stream is authorised by its ticket alone (handlers/workspace/media.ts).
-  const intenticTicketed = dialectGuard('intentic-bytes', access, { authorizesItself: true });
-  const workspaceFiles = dialectGuard('workspace-files', access);
-
-  return Router<IRequest, [WorkspaceContext], Response>({ base })
-    .get('/healthz', health)
-    // ori (docs/ori.md)
-    .get('/api/files', ori(listFiles))
-    .get('/api/files/search', ori(searchFiles))
-    .get('/api/file', ori(readFile))
-    .put('/api/file', ori(writeFile))
-    .get('/api/raw', ori(rawFile))
-    .head('/api/raw', ori(rawFile))
-    .get('/api/skills', ori(listSkills))
-    .get('/ws/terminal', ori(terminal))
-    // NoIDE WebSocket JSON protocol (docs/noide-protocol.md; errors before the upgrade are HTTP `{ "error" }`)
-    .get('/ws', ori(rpcSocket))
-    // named terminals — ours, docs/terminals.md#named-terminals-over-http (`{ "error": message }`)
-    .get('/terminals', ori(listTerminals))
-    .post('/terminals', ori(createTerminal))
-    .get('/terminals/:name', ori(attachTerminal))
-    .delete('/terminals/:name', ori(removeTerminal))
-    // Intentic — contract calls (docs/intentic.md; oRPC error bodies)
-    .get('/workspace/tree', intentic(workspaceTree))
-    .get('/workspace/children', intentic(workspaceChildren))
-    .get('/workspace/file', intentic(workspaceFile))
-    .get('/workspace/resolve', intentic(workspaceResolve))
-    .get('/workspace/search', intentic(workspaceSearch))
-    .get('/workspace/repos', intentic(workspaceRepos))
-    .post('/workspace/repos', intentic(workspaceClone))
-    .post('/workspace/sync', intentic(workspaceSync))
-    .post('/workspace/dir', intentic(workspaceMakeDir))
-    .delete('/workspace/entry', intentic(workspaceDeleteEntry))
-    .post('/workspace/move', intentic(workspaceMove))
-    .post('/workspace/copy', intentic(workspaceCopy))
-    .post('/workspace/media-ticket', intentic(workspaceMediaTicket))
-    .post('/workspace/agents', intentic(workspaceCreateAgent))
-    .delete('/workspace/agents/:agent', intentic(workspaceDeleteAgent))
-    // Intentic — its plain byte routes (`{ "error": message }`)
-    .get('/workspace/raw', intenticBytes(workspaceRaw))
-    .get('/workspace/media', intenticTicketed(workspaceMedia))
-    .head('/workspace/media', intenticTicketed(workspaceMedia))
-    .post('/workspace/upload', intenticBytes(workspaceUpload))
-    // workspace-files (docs/workspace-files.md)
-    .get('/workspace-files/stat', workspaceFiles(workspaceFilesStat))
-    .get('/workspace-files/read', workspaceFiles(workspaceFilesRead))
-    .get('/workspace-files/read-bytes', workspaceFiles(workspaceFilesReadBytes))
-    .get('/workspace-files/list', workspaceFiles(workspaceFilesList))
-    .get('/workspace-files/changes', workspaceFiles(workspaceFilesChanges))
-    // Intentic — project jobs (docs/intentic-projects.md#jobs-and-their-terminals, core/jobs): installs, dev servers, test runs
-    .post('/workspace/setup/install', intentic(workspaceInstall))
-    .get('/workspace/repos/:repo/apps', intentic(workspaceApps))
-    .post('/workspace/repos/:repo/apps/:app/start', intentic(workspaceStartApp))
-    .post('/workspace/repos/:repo/apps/:app/stop', intentic(workspaceStopApp))
-    .post('/workspace/repos/:repo/tests', intentic(workspaceRunTests))
-    // Intentic — the project model (docs/intentic-projects.md, core/projects): setup, package graph, modules
-    .get('/workspace/setup', intentic(workspaceSetup))
-    .get('/workspace/repos/:repo/graph', intentic(workspaceGraph))
-    .get('/workspace/modules', intentic(workspaceModules))
-    // Intentic — health and classify (docs/intentic-projects.md#health, core/health, core/classify)
-    .get('/workspace/health', intentic(workspaceHealth))
-    .get('/workspace/classify', intentic(workspaceClassify))
-    // Intentic — templates and add-apps (docs/intentic-projects.md#templates, core/projects/template-source.ts, core/jobs/add-apps.ts)
-    .get('/workspace/templates', intentic(workspaceTemplates))
-    .post('/workspace/repos/:repo/apps', intentic(workspaceAddApps))
-    // Intentic — any other call under /workspace/ (after all of its routes above): an oRPC NOT_FOUND body
-    .all('/workspace/*', intentic(workspaceUnknownCall))
-    // everything else
+  const guards: Record<RouteAccessKind, (handler: Handler) => Handler> = {
+    public: (handler) => handler,
+    ori: dialectGuard('ori', access),
+    intentic: dialectGuard('intentic', access),
+    'intentic-bytes': dialectGuard('intentic-bytes', access),
+    'intentic-ticketed': dialectGuard('intentic-bytes', access, { authorizesItself: true }),
+    'workspace-files': dialectGuard('workspace-files', access),
+  };
+  const router = Router<IRequest, [WorkspaceContext], Response>({ base });
+  for (const { method, path, access: kind, handler } of routeTable) {
+    router[verbs[method]](path, guards[kind](handler));
+  }
+  return router
+    .all('/workspace/*', guards.intentic(workspaceUnknownCall))
     .all('*', () => jsonResponse({ error: 'not found' }, 404));
 }
+
+const verbs = { GET: 'get', HEAD: 'head', POST: 'post', PUT: 'put', DELETE: 'delete' } as const satisfies Record<RouteMethod, string>;

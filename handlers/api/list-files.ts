@@ -7,7 +7,7 @@ import { jsonResponse } from '../../runtime/errors/render.ts';
 import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { parseQuery } from '../../runtime/validation.ts';
 
-const Query = z.object({ path: z.string().optional() });
+export const listFilesQuery = z.object({ path: z.string().optional() });
 
 interface Entry {
   name: string;
@@ -18,7 +18,7 @@ interface Entry {
 
 /** `GET /api/files?path=` — one folder's entries: folders first, then files, each by name (docs/ori.md#list). */
 export async function listFiles(request: Request, ctx: WorkspaceContext): Promise<Response> {
-  const { path = '' } = parseQuery(request, Query);
+  const { path = '' } = parseQuery(request, listFilesQuery);
   const dir = await ctx.resolve(path === '' ? ctx.root : path);
   const stat = await ctx.fs.stat(dir);
   if (stat.type !== 'dir') throw new WorkspaceError('bad-request', 'not a directory');

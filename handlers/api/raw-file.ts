@@ -8,7 +8,7 @@ import { serveContent } from '../../runtime/http/serve-content.ts';
 import { SNIFF_LEN } from '../../runtime/http/sniff.ts';
 import { parseQuery } from '../../runtime/validation.ts';
 
-const Query = z.object({ path: z.string({ error: 'missing path' }).min(1, 'missing path') });
+export const rawFileQuery = z.object({ path: z.string({ error: 'missing path' }).min(1, 'missing path') });
 
 /**
  * `GET|HEAD /api/raw?path=` — a file's bytes as-is, with the semantics of Go's `http.ServeContent`
@@ -16,7 +16,7 @@ const Query = z.object({ path: z.string({ error: 'missing path' }).min(1, 'missi
  * table, then sniffing. No size cap and no text requirement; the body is streamed.
  */
 export async function rawFile(request: Request, ctx: WorkspaceContext): Promise<Response> {
-  const { path } = parseQuery(request, Query);
+  const { path } = parseQuery(request, rawFileQuery);
   const file = await ctx.resolve(path);
   const stat = await ctx.fs.stat(file);
   if (stat.type === 'dir') throw new WorkspaceError('bad-request', 'path is a directory');

@@ -6,7 +6,7 @@ import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { entityTag } from '../../runtime/http/entity-tag.ts';
 import { parseQuery } from '../../runtime/validation.ts';
 
-const Query = z.object({ path: z.string({ error: 'missing path' }).min(1, 'missing path') });
+export const readFileQuery = z.object({ path: z.string({ error: 'missing path' }).min(1, 'missing path') });
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -15,7 +15,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * version comes back as the `ETag` header (the tag `/api/raw` sends), for `PUT /api/file`'s `If-Match`.
  */
 export async function readFile(request: Request, ctx: WorkspaceContext): Promise<Response> {
-  const { path } = parseQuery(request, Query);
+  const { path } = parseQuery(request, readFileQuery);
   const file = await ctx.resolve(path);
   const cap = ctx.limits.maxTextFileBytes;
   // The version comes with the bytes, from the same open file (readWithStat: on this hot path a separate

@@ -14,7 +14,7 @@ export const MAX_SEARCH_LIMIT = 500;
 
 const LIMIT_MESSAGE = 'must be a whole number of at least 1';
 
-const searchQuery = z.object({
+export const searchFilesQuery = z.object({
   q: z.string().optional(),
   // Digits only: "1.5", "-1", "1e3", " 5" and "" are refused rather than guessed at.
   limit: z
@@ -32,7 +32,7 @@ const searchQuery = z.object({
  * the search engine's live file list once it is ready (the Node daemon starts it at start-up), else the disk.
  */
 export async function searchFiles(request: Request, ctx: WorkspaceContext): Promise<Response> {
-  const query = parseQuery(request, searchQuery);
+  const query = parseQuery(request, searchFilesQuery);
   const list = ctx.search?.readyFileList();
   if (list !== undefined) await caughtUp(list);
   let hits;

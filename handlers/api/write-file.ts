@@ -9,8 +9,8 @@ import { entityTag } from '../../runtime/http/entity-tag.ts';
 import { failedWritePrecondition, hasWritePreconditions } from '../../runtime/http/write-preconditions.ts';
 import { parseJsonBody, parseQuery } from '../../runtime/validation.ts';
 
-const Query = z.object({ path: z.string({ error: 'missing path' }).min(1, 'missing path') });
-const Body = z.object({ content: z.string({ error: 'content must be a string' }) });
+export const writeFileQuery = z.object({ path: z.string({ error: 'missing path' }).min(1, 'missing path') });
+export const writeFileBody = z.object({ content: z.string({ error: 'content must be a string' }) });
 
 /**
  * When the file changes between the precondition check and the commit, the check is taken again on the new
@@ -25,8 +25,8 @@ const PRECONDITION_ATTEMPTS = 8;
  * Everything is validated before the disk is touched, so a bad request leaves no trace.
  */
 export async function writeFile(request: Request, ctx: WorkspaceContext): Promise<Response> {
-  const { path } = parseQuery(request, Query);
-  const { content } = await parseJsonBody(request, Body, ctx.limits.maxBodyBytes);
+  const { path } = parseQuery(request, writeFileQuery);
+  const { content } = await parseJsonBody(request, writeFileBody, ctx.limits.maxBodyBytes);
   if (/[/\\]$/.test(path)) throw new WorkspaceError('bad-request', 'path is a directory');
   const file = await ctx.resolve(path);
   let written: FileStat;

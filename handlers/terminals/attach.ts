@@ -6,7 +6,7 @@ import { parseQuery } from '../../runtime/validation.ts';
 import { nameParam, terminalsOf } from './terminal-input.ts';
 import { serveTerminalSocket } from './terminal-socket.ts';
 
-const Query = z.object({
+export const attachQuery = z.object({
   from: z
     .string()
     .regex(/^\d{1,15}$/, 'from must be a byte offset (digits)')
@@ -24,7 +24,7 @@ const Query = z.object({
 export function attachTerminal(request: Request, ctx: WorkspaceContext): Response {
   const terminals = terminalsOf(ctx);
   const name = nameParam(request);
-  const { from } = parseQuery(request, Query);
+  const { from } = parseQuery(request, attachQuery);
   const session = terminals.get(name);
   if (!session) throw new WorkspaceError('not-found', `no terminal named ${name}`, { name });
   const end = session.info().end;

@@ -4,7 +4,7 @@ import { jsonResponse } from '../../runtime/errors/render.ts';
 import { parseJsonBody } from '../../runtime/validation.ts';
 import { terminalDimension, terminalFolder, terminalName, terminalsOf } from './terminal-input.ts';
 
-const Body = z.object({
+export const createTerminalBody = z.object({
   name: terminalName,
   command: z.string().min(1).max(64 * 1024).optional(),
   cwd: z.string().optional(),
@@ -19,7 +19,7 @@ const Body = z.object({
  */
 export async function createTerminal(request: Request, ctx: WorkspaceContext): Promise<Response> {
   const terminals = terminalsOf(ctx);
-  const body = await parseJsonBody(request, Body, ctx.limits.maxBodyBytes);
+  const body = await parseJsonBody(request, createTerminalBody, ctx.limits.maxBodyBytes);
   const cwd = await terminalFolder(ctx, body.cwd);
   const session = terminals.start({ name: body.name, command: body.command, cwd, cols: body.cols, rows: body.rows });
   return jsonResponse(session.info(), 201);

@@ -19,10 +19,10 @@ export const terminalDimension = z.number().int().min(1).max(0xffff);
 
 export const terminalName = z.string().regex(TERMINAL_NAME_PATTERN, "a terminal name is 1–128 of letters, digits, '.', '_', '-', starting with a letter or digit");
 
-const nameParams = z.object({ name: terminalName });
+export const terminalNameParams = z.object({ name: terminalName });
 
 export function nameParam(request: Request): string {
-  return parsePathParams({ name: lastPathSegment(request, 'the terminal name') }, nameParams).name;
+  return parsePathParams({ name: lastPathSegment(request, 'the terminal name') }, terminalNameParams).name;
 }
 
 /** The folder a terminal starts in: inside the root, existing, a folder. */

@@ -4,7 +4,7 @@ import type { WorkspaceContext } from '../../runtime/context.ts';
 import { eventStreamResponse } from '../../runtime/http/event-stream.ts';
 import { parseQuery } from '../../runtime/validation.ts';
 
-const Query = z.object({ agent: z.string().optional() });
+export const changesQuery = z.object({ agent: z.string().optional() });
 
 /**
  * `GET /workspace-files/changes[?agent=]` — workspace-files' `changes` stream as Server-Sent Events: first
@@ -14,7 +14,7 @@ const Query = z.object({ agent: z.string().optional() });
  * client goes away. A bad or unknown agent is refused before the stream starts.
  */
 export async function workspaceFilesChanges(request: Request, ctx: WorkspaceContext): Promise<Response> {
-  const { agent } = parseQuery(request, Query);
+  const { agent } = parseQuery(request, changesQuery);
   const view = await ctx.view(agent);
   const subscription = subscribeInView(ctx.changes, view, { maxQueue: ctx.limits.changesMaxQueue });
   return eventStreamResponse(subscription, { keepAliveMs: ctx.limits.changesKeepAliveMs });

@@ -28,7 +28,7 @@ function buildReadBytesQuery(maxBytes: number) {
     });
 }
 
-function readBytesQuery(maxBytes: number) {
+export function readBytesQuery(maxBytes: number) {
   let schema = readBytesQueries.get(maxBytes);
   if (!schema) readBytesQueries.set(maxBytes, (schema = buildReadBytesQuery(maxBytes)));
   return schema;

@@ -17,7 +17,7 @@ function buildReadQuery(maxLines: number) {
   });
 }
 
-function readQuery(maxLines: number) {
+export function readQuery(maxLines: number) {
   let schema = readQueries.get(maxLines);
   if (!schema) readQueries.set(maxLines, (schema = buildReadQuery(maxLines)));
   return schema;

@@ -10,7 +10,7 @@ import { repoPathParams } from './job-paths.ts';
 /** More than this in one request is no UI's form: a cap so one request cannot queue unbounded copies. */
 const MAX_APPS = 50;
 
-const addAppsBody = z.object({
+export const addAppsBody = z.object({
   apps: z
     .array(
       z.object({

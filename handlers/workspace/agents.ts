@@ -4,8 +4,8 @@ import { jsonResponse } from '../../runtime/errors/render.ts';
 import { lastPathSegment, parseJsonBody, parsePathParams } from '../../runtime/validation.ts';
 import { agentId } from '../shared/agent-field.ts';
 
-const Body = z.object({ agent: agentId });
-const Params = z.object({ agent: agentId });
+export const createAgentBody = z.object({ agent: agentId });
+export const deleteAgentParams = z.object({ agent: agentId });
 
 /**
  * `POST /workspace/agents {agent}` → `{ok: true}` once the agent's private copy exists (docs/intentic.md#agents,
@@ -13,14 +13,14 @@ const Params = z.object({ agent: agentId });
  * agent exists, PAYLOAD_TOO_LARGE if a plain copy would pass the copy caps.
  */
 export async function workspaceCreateAgent(request: Request, ctx: WorkspaceContext): Promise<Response> {
-  const { agent } = await parseJsonBody(request, Body, ctx.limits.maxBodyBytes);
+  const { agent } = await parseJsonBody(request, createAgentBody, ctx.limits.maxBodyBytes);
   await ctx.agents.create(agent);
   return jsonResponse({ ok: true });
 }
 
 /** `DELETE /workspace/agents/{agent}` → `{ok: true}`; an unknown agent is NOT_FOUND. */
 export async function workspaceDeleteAgent(request: Request, ctx: WorkspaceContext): Promise<Response> {
-  const { agent } = parsePathParams({ agent: lastPathSegment(request, 'the agent id') }, Params);
+  const { agent } = parsePathParams({ agent: lastPathSegment(request, 'the agent id') }, deleteAgentParams);
   await ctx.agents.remove(agent);
   return jsonResponse({ ok: true });
 }

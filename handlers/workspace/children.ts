@@ -9,7 +9,7 @@ import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { parseQuery } from '../../runtime/validation.ts';
 import { agentField } from '../shared/agent-field.ts';
 
-const childrenQuery = z.object({
+export const childrenQuery = z.object({
   // Non-empty, as the contract declares (the root is "." or its absolute path).
   path: z.string({ error: 'missing path' }).min(1, 'path is empty'),
   agent: agentField,

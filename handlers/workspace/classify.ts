@@ -5,7 +5,7 @@ import { jsonResponse } from '../../runtime/errors/render.ts';
 import { parseQuery } from '../../runtime/validation.ts';
 
 // The call takes nothing; unknown parameters are ignored, as by every Intentic call.
-const classifyQuery = z.object({});
+export const classifyQuery = z.object({});
 
 /**
  * `GET /workspace/classify` (Intentic, docs/intentic-projects.md#classify) → `{classifications}`: every file of the workspace by magic bytes,

@@ -4,7 +4,7 @@ import { jsonResponse } from '../../runtime/errors/render.ts';
 import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { parseJsonBody } from '../../runtime/validation.ts';
 
-const cloneBody = z.object({
+export const cloneBody = z.object({
   name: z.string({ error: 'missing name' }),
   cloneUrl: z.string({ error: 'missing cloneUrl' }),
   branch: z.string().optional(),

@@ -5,14 +5,14 @@ import { jsonResponse } from '../../runtime/errors/render.ts';
 import { parseJsonBody } from '../../runtime/validation.ts';
 import { agentField, mutationScope, pathField } from '../shared/mutation-scope.ts';
 
-const Body = z.object({ agent: agentField, from: pathField('from'), to: pathField('to') });
+export const copyBody = z.object({ agent: agentField, from: pathField('from'), to: pathField('to') });
 
 /**
  * `POST /workspace/copy {from, to[, agent]}` → `{ok: true}` (docs/intentic.md#mutations): recursive for a folder, all or nothing,
  * refused with PAYLOAD_TOO_LARGE over the copy caps before anything is written (core/tree-ops/copy-entry.ts).
  */
 export async function workspaceCopy(request: Request, ctx: WorkspaceContext): Promise<Response> {
-  const { agent, from, to } = await parseJsonBody(request, Body, ctx.limits.maxBodyBytes);
+  const { agent, from, to } = await parseJsonBody(request, copyBody, ctx.limits.maxBodyBytes);
   const scope = await mutationScope(ctx, agent);
   const source = await scope.entry(from, 'copy', 'not-inside-or-containing');
   const target = await scope.entry(to, 'copy onto', 'not-inside');

@@ -6,7 +6,7 @@ import { jsonResponse } from '../../runtime/errors/render.ts';
 import { parseJsonBody } from '../../runtime/validation.ts';
 import { agentField, mutationScope, pathField } from '../shared/mutation-scope.ts';
 
-const Body = z.object({ agent: agentField, path: pathField('path') });
+export const makeDirBody = z.object({ agent: agentField, path: pathField('path') });
 
 /**
  * `POST /workspace/dir {path[, agent]}` → `{ok: true}` (docs/intentic.md#mutations): the folder and any missing parents.
@@ -14,7 +14,7 @@ const Body = z.object({ agent: agentField, path: pathField('path') });
  * is CONFLICT.
  */
 export async function workspaceMakeDir(request: Request, ctx: WorkspaceContext): Promise<Response> {
-  const { agent, path } = await parseJsonBody(request, Body, ctx.limits.maxBodyBytes);
+  const { agent, path } = await parseJsonBody(request, makeDirBody, ctx.limits.maxBodyBytes);
   const scope = await mutationScope(ctx, agent);
   const folder = await scope.folder(path);
   await makeFolders(scope.view.fs, folder, (at) => displayPath(scope.view.root, at));

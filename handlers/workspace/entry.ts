@@ -5,7 +5,7 @@ import { jsonResponse } from '../../runtime/errors/render.ts';
 import { parseJsonBody } from '../../runtime/validation.ts';
 import { agentField, mutationScope, pathField } from '../shared/mutation-scope.ts';
 
-const Body = z.object({ agent: agentField, path: pathField('path') });
+export const deleteEntryBody = z.object({ agent: agentField, path: pathField('path') });
 
 /**
  * `DELETE /workspace/entry {path[, agent]}` (the path in the body) → `{ok: true}` (docs/intentic.md#mutations): one entry and
@@ -13,7 +13,7 @@ const Body = z.object({ agent: agentField, path: pathField('path') });
  * refused.
  */
 export async function workspaceDeleteEntry(request: Request, ctx: WorkspaceContext): Promise<Response> {
-  const { agent, path } = await parseJsonBody(request, Body, ctx.limits.maxBodyBytes);
+  const { agent, path } = await parseJsonBody(request, deleteEntryBody, ctx.limits.maxBodyBytes);
   const scope = await mutationScope(ctx, agent);
   await removeEntry(scope.view, await scope.entry(path, 'delete', 'not-inside-or-containing'));
   return jsonResponse({ ok: true });

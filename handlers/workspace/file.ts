@@ -10,7 +10,7 @@ import { queryInteger } from '../../runtime/query-integer.ts';
 import { parseQuery } from '../../runtime/validation.ts';
 import { agentField } from '../shared/agent-field.ts';
 
-const fileQuery = z.object({
+export const fileQuery = z.object({
   path: z.string({ error: 'missing path' }).min(1, 'missing path'),
   offset: queryInteger().optional(),
   limit: queryInteger(1).optional(),

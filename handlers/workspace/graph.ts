@@ -6,8 +6,8 @@ import { jsonResponse } from '../../runtime/errors/render.ts';
 import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { parsePathParams, parseQuery } from '../../runtime/validation.ts';
 
-const graphQuery = z.object({});
-const graphParams = z.object({ repo: z.string().min(1, 'the repo is empty') });
+export const graphQuery = z.object({});
+export const graphParams = z.object({ repo: z.string().min(1, 'the repo is empty') });
 const GRAPH_PATH = /\/workspace\/repos\/([^/]+)\/graph$/;
 
 /**

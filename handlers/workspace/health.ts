@@ -9,7 +9,7 @@ import { parseQuery } from '../../runtime/validation.ts';
 
 const LIMIT = /^\d+$/;
 
-const healthQuery = z.object({
+export const healthQuery = z.object({
   repo: z.string({ error: 'missing repo' }).min(1, 'repo is empty'),
   // At most 16 characters, as the contract declares, whatever its digits say.
   since: z

@@ -5,7 +5,7 @@ import { jsonResponse } from '../../runtime/errors/render.ts';
 import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { parseJsonBody } from '../../runtime/validation.ts';
 
-const installBody = z.object({
+export const installBody = z.object({
   dirs: z
     .array(z.string({ error: 'each dir must be a string' }).max(500, 'a dir is at most 500 characters'), { error: 'missing dirs' })
     .min(1, 'at least one dir')

@@ -5,7 +5,7 @@ import { parseJsonBody } from '../../runtime/validation.ts';
 import { agentField } from '../shared/agent-field.ts';
 import { resolveServedFile, servedPath } from './served-file.ts';
 
-const Body = z.object({ path: servedPath, agent: agentField });
+export const mediaTicketBody = z.object({ path: servedPath, agent: agentField });
 
 /**
  * `POST /workspace/media-ticket {path[, agent]}` → `{ticket, expiresAt}` (docs/intentic.md#media): a pass for
@@ -14,7 +14,7 @@ const Body = z.object({ path: servedPath, agent: agentField });
  * escaping path BAD_REQUEST — so a caller learns now, not mid-playback, that the file cannot be streamed.
  */
 export async function workspaceMediaTicket(request: Request, ctx: WorkspaceContext): Promise<Response> {
-  const { path, agent } = await parseJsonBody(request, Body, ctx.limits.maxBodyBytes);
+  const { path, agent } = await parseJsonBody(request, mediaTicketBody, ctx.limits.maxBodyBytes);
   const { file } = await resolveServedFile(ctx, path, agent);
   return jsonResponse(await ctx.mediaTickets.mint({ file, agent }));
 }

@@ -8,7 +8,7 @@ import { parseQuery } from '../../runtime/validation.ts';
 import { serveFileBytes } from './serve-file-bytes.ts';
 import { resolveServedFile, servedAgent, servedPath } from './served-file.ts';
 
-const Query = z.object({
+export const mediaQuery = z.object({
   path: servedPath,
   // Optional here so that a missing ticket is the 401 it is, after the path checks (the seed's order).
   ticket: z.string().optional(),
@@ -36,7 +36,7 @@ const TICKET_REFUSALS = {
  * an existing one (401): the route answers exactly that much about paths to anyone who can reach it.
  */
 export async function workspaceMedia(request: Request, ctx: WorkspaceContext): Promise<Response> {
-  const { path, ticket, agent, download } = parseQuery(request, Query);
+  const { path, ticket, agent, download } = parseQuery(request, mediaQuery);
   const served = await resolveServedFile(ctx, path, agent);
   await requireTicket(ctx, ticket, { file: served.file, agent });
 

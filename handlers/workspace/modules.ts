@@ -4,7 +4,7 @@ import { jsonResponse } from '../../runtime/errors/render.ts';
 import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { parseQuery } from '../../runtime/validation.ts';
 
-const modulesQuery = z.object({});
+export const modulesQuery = z.object({});
 
 /**
  * `GET /workspace/modules` (Intentic, docs/intentic-projects.md#modules) → `{repos: [{repo, modules: [{dir, name}]}]}`: `root`

@@ -5,14 +5,14 @@ import { jsonResponse } from '../../runtime/errors/render.ts';
 import { parseJsonBody } from '../../runtime/validation.ts';
 import { agentField, mutationScope, pathField } from '../shared/mutation-scope.ts';
 
-const Body = z.object({ agent: agentField, from: pathField('from'), to: pathField('to') });
+export const moveBody = z.object({ agent: agentField, from: pathField('from'), to: pathField('to') });
 
 /**
  * `POST /workspace/move {from, to[, agent]}` → `{ok: true}` (docs/intentic.md#mutations): a move or rename of the entry itself.
  * An existing target is CONFLICT (never overwritten); missing folders above `to` are made.
  */
 export async function workspaceMove(request: Request, ctx: WorkspaceContext): Promise<Response> {
-  const { agent, from, to } = await parseJsonBody(request, Body, ctx.limits.maxBodyBytes);
+  const { agent, from, to } = await parseJsonBody(request, moveBody, ctx.limits.maxBodyBytes);
   const scope = await mutationScope(ctx, agent);
   const source = await scope.entry(from, 'move', 'not-inside-or-containing');
   const target = await scope.entry(to, 'move onto', 'not-inside');

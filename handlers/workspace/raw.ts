@@ -5,7 +5,7 @@ import { parseQuery } from '../../runtime/validation.ts';
 import { serveFileBytes } from './serve-file-bytes.ts';
 import { resolveServedFile, servedAgent, servedPath } from './served-file.ts';
 
-const Query = z.object({ path: servedPath, agent: servedAgent });
+export const rawQuery = z.object({ path: servedPath, agent: servedAgent });
 
 /**
  * `GET /workspace/raw?path=[&agent=]` (Intentic's byte route for previews): the file's bytes, typed by
@@ -15,7 +15,7 @@ const Query = z.object({ path: servedPath, agent: servedAgent });
  * Range header behave as there.
  */
 export async function workspaceRaw(request: Request, ctx: WorkspaceContext): Promise<Response> {
-  const { path, agent } = parseQuery(request, Query);
+  const { path, agent } = parseQuery(request, rawQuery);
   const served = await resolveServedFile(ctx, path, agent);
   const { stat } = served;
   const limit = ctx.limits.maxRawBytes;

@@ -5,7 +5,7 @@ import { jsonResponse } from '../../runtime/errors/render.ts';
 import { parseQuery } from '../../runtime/validation.ts';
 
 // The call takes nothing; unknown parameters are ignored, as by every Intentic call.
-const reposQuery = z.object({});
+export const reposQuery = z.object({});
 
 /**
  * `GET /workspace/repos` (Intentic, docs/intentic.md#repos) → `{repos}`: every git repository's id in the workspace, sorted

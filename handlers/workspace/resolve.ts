@@ -9,7 +9,7 @@ import { agentField } from '../shared/agent-field.ts';
 
 const MAX_WRITTEN_PATH = 512;
 
-const resolveQuery = z.object({
+export const resolveQuery = z.object({
   // 1–512 characters, as the contract declares: a longer reference is refused before the tail walk starts.
   path: z
     .string({ error: 'missing path' })

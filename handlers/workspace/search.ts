@@ -22,7 +22,7 @@ const stringBoolean = z
   })
   .optional();
 
-const searchQuery = z.object({
+export const searchQuery = z.object({
   query: z
     .string({ error: 'missing query' })
     // UTF-16 code units, as JavaScript counts: an emoji is 2, a lone `é` is 1 (too short).

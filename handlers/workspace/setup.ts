@@ -5,7 +5,7 @@ import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { parseQuery } from '../../runtime/validation.ts';
 
 // The call takes nothing; unknown parameters are ignored, as by every Intentic call.
-const setupQuery = z.object({});
+export const setupQuery = z.object({});
 
 /**
  * `GET /workspace/setup` (Intentic, docs/intentic-projects.md#setup) → `{projects: [{dir, ecosystem, manager, command,

@@ -5,7 +5,7 @@ import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { parseJsonBody } from '../../runtime/validation.ts';
 
 // The call takes nothing; a body, if any, is ignored beyond being JSON.
-const syncBody = z.object({}).optional();
+export const syncBody = z.object({}).optional();
 
 /**
  * `POST /workspace/sync` (Intentic, docs/intentic.md#sync) → `{repos}`: every repo fetched and fast-forwarded where that is

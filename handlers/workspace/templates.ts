@@ -5,7 +5,7 @@ import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { parseQuery } from '../../runtime/validation.ts';
 
 // The call takes nothing; unknown parameters are ignored, as by every Intentic call.
-const templatesQuery = z.object({});
+export const templatesQuery = z.object({});
 
 /**
  * `GET /workspace/templates` (docs/intentic-projects.md#templates) → `{templates: [{key, label, description}]}` in key order, from

@@ -6,7 +6,7 @@ import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { parseJsonBody } from '../../runtime/validation.ts';
 import { repoPathParams } from './job-paths.ts';
 
-const testsBody = z.object({
+export const testsBody = z.object({
   session: z.string({ error: 'missing session' }),
   dirs: z.array(z.string({ error: 'each dir must be a string' }), { error: 'missing dirs' }).min(1, 'at least one dir'),
 });

@@ -7,7 +7,7 @@ import { jsonResponse } from '../../runtime/errors/render.ts';
 import { parseQuery } from '../../runtime/validation.ts';
 import { agentField } from '../shared/agent-field.ts';
 
-const treeQuery = z.object({ agent: agentField });
+export const treeQuery = z.object({ agent: agentField });
 
 /**
  * `GET /workspace/tree[?agent=]` (Intentic, docs/intentic.md#tree) → `{root, tree, hidden}`: the workspace as one

@@ -11,7 +11,7 @@ import { parseQuery } from '../../runtime/validation.ts';
 import { mutationScope } from '../shared/mutation-scope.ts';
 import { servedAgent } from './served-file.ts';
 
-const Query = z.object({
+export const uploadQuery = z.object({
   path: z.string({ error: 'missing path' }).min(1, 'missing path'),
   offset: z
     .string()
@@ -50,7 +50,7 @@ export async function workspaceUpload(request: Request, ctx: WorkspaceContext): 
 }
 
 async function upload(request: Request, ctx: WorkspaceContext, body: WatchedBody): Promise<Response> {
-  const { path, offset = 0, agent } = parseQuery(request, Query);
+  const { path, offset = 0, agent } = parseQuery(request, uploadQuery);
   const baseHash = parseBaseHash(request.headers.get(BASE_HASH_HEADER));
   const cap = ctx.limits.maxUploadBytes;
   const declared = declaredLength(request);
