@@ -2,7 +2,7 @@ import { routeTable, type RouteAccessKind, type RouteMethod, type RouteRow } fro
 import { errorDescriptions, errorSchemas, errorShapeOf, orpcCodeOf } from './error-schemas.ts';
 import { toOpenApiSchema, type JsonSchema } from './json-schema.ts';
 import type { ResponseDoc, RouteDoc } from './route-doc.ts';
-import { routeDocs } from './route-docs.ts';
+import { routeDocIndex as routeDocs } from './route-docs.ts';
 
 /** The document's own version: the package's (test/runtime/openapi checks they agree). */
 export const API_VERSION = '0.1.0';

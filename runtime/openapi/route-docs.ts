@@ -45,7 +45,8 @@ import * as ori from './responses/ori.ts';
 import * as terminals from './responses/terminals.ts';
 import * as workspaceFiles from './responses/workspace-files.ts';
 
-const json = (schema: z.ZodType, description = 'success'): Record<number, ResponseDoc> => ({ 200: { description, json: schema } });
+/** A 200 JSON answer; the schema's own type is kept (the typed client reads it: client/http-client.ts). */
+const json = <S extends z.ZodType>(schema: S, description = 'success') => ({ 200: { description, json: schema } });
 
 /** A file's bytes as they are, with Go's ServeContent semantics (runtime/http): ranges and validators. */
 const servedBytes: Record<number, ResponseDoc> = {
@@ -68,8 +69,11 @@ const upgrade = (what: string, docs: string): Record<number, ResponseDoc> => ({
 
 const etag = { ETag: 'the file version, for a later `If-Match`' };
 
-/** One entry per route of runtime/routes.ts, keyed `METHOD /path` with `{param}` path parameters. */
-export const routeDocs: Readonly<Record<string, RouteDoc>> = {
+/**
+ * One entry per route of runtime/routes.ts, keyed `METHOD /path` with `{param}` path parameters. Not annotated
+ * but checked (`satisfies`): each entry keeps its schemas' own types for the typed client.
+ */
+export const routeDocs = {
   'GET /healthz': { summary: 'liveness; needs no token', docs: 'docs/architecture.md#common-endpoints', responses: json(ori.healthAnswer) },
   'GET /openapi.json': {
     summary: 'this document: OpenAPI 3.1 for every HTTP route; needs no token',
@@ -199,7 +203,10 @@ export const routeDocs: Readonly<Record<string, RouteDoc>> = {
   'GET /workspace/classify': { summary: 'top-level folders and files by kind', docs: 'docs/intentic-projects.md#classify', query: classifyQuery, responses: json(projects.classifyAnswer), errors: [501] },
   'GET /workspace/templates': { summary: 'the app templates', docs: 'docs/intentic-projects.md#templates', query: templatesQuery, responses: json(projects.templatesAnswer), errors: [501] },
   'POST /workspace/repos/{repo}/apps': { summary: 'add apps from templates', docs: 'docs/intentic-projects.md#add-apps', params: graphParams, body: addAppsBody, responses: json(intentic.okAnswer), errors: [409, 413, 501] },
-};
+} satisfies Record<string, RouteDoc>;
+
+/** The same entries by any string key (the document builder and the tests look routes up by key). */
+export const routeDocIndex: Readonly<Record<string, RouteDoc>> = routeDocs;
 
 /**
  * `{repo}` and `{app}`: the handlers take them from the path as they are (handlers/workspace/job-paths.ts), with no

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument, openApiPath, routeKey } from '../../../runtime/openapi/openapi-document.ts';
-import { routeDocs } from '../../../runtime/openapi/route-docs.ts';
+import { routeDocIndex as routeDocs } from '../../../runtime/openapi/route-docs.ts';
 import { routeTable } from '../../../runtime/routes.ts';
 import { projectRoot } from '../../../runtime/worker-build.ts';
 
