@@ -44,13 +44,14 @@ export class AgentServers {
   async url(agent: ChatAgent, start: () => Promise<ServerStart>): Promise<string> {
     const current = this.#servers.get(agent);
     if (current !== undefined) {
-      const server = await current.catch(() => undefined);
-      if (server !== undefined && !server.dead && server.process.alive()) return server.url;
-      // Failed or died: whoever comes first starts the next one; the others share it. One that is dead but not
-      // reaped yet is stopped first, so nothing of its group is left.
+      // A start that fails fails every chat that waited on it; the next chat tries again.
+      const server = await current;
+      if (!server.dead && server.process.alive()) return server.url;
+      // Died: whoever comes first starts the next one; the others share it. One that is dead but not reaped yet is
+      // stopped first, so nothing of its group is left.
       if (this.#servers.get(agent) === current) {
         this.#servers.delete(agent);
-        if (server !== undefined) await server.process.stop(this.options.killGraceMs);
+        await server.process.stop(this.options.killGraceMs);
       }
       return this.url(agent, start);
     }

@@ -180,4 +180,13 @@ describe('/ws chat: an agent server that prints no port and runs on', () => {
     expect(fx.records.started(failed.chat.prompt)).toBe(false);
     await waitFor(() => !isRunning(failed.serve!.pid), { timeoutMs: 3000, what: 'the server to be stopped' });
   });
+
+  it('two first chats waiting on one failing start both end with its error; one server was started', async () => {
+    const known = fx.records.serves().length;
+    const [one, two] = [await startChat(fx.client, 'hello', { command: 'kilo' }), await startChat(fx.client, 'hello', { command: 'kilo' })];
+    for (const chat of [one, two]) {
+      expect(await finished(fx.client, chat.rid)).toEqual({ done: { id: chat.rid, error: noPort('kilo') }, stdout: [], stderr: [] });
+    }
+    expect(fx.records.serves().length - known).toBe(1);
+  });
 });
