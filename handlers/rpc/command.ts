@@ -61,6 +61,8 @@ export interface RpcCommand<A = Record<string, unknown>, R = unknown> {
    * allow. Heavy is the default so that a new row cannot make the daemon hold unbounded replies by omission.
    */
   readonly weight?: 'light';
+  /** The zod shape its arguments are parsed with (the protocol's schema document is made from it). */
+  readonly args?: Readonly<Record<string, z.ZodType>>;
   /** Never set: carries `A` and `R` for the type checker. */
   readonly types?: { args: A; result: R };
 }
@@ -80,6 +82,7 @@ export interface CommandSpec<S extends Shape, R> {
 
 export function defineCommand<S extends Shape, R>(spec: CommandSpec<S, R>): RpcCommand<z.input<z.ZodObject<S>>, Awaited<R>> {
   return {
+    args: spec.args,
     async invoke(raw, call) {
       const args = parseArgs(spec.args, raw);
       return await spec.run(args as z.output<z.ZodObject<S>>, call);
