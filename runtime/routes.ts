@@ -7,6 +7,7 @@ import { lazyHandler } from './lazy-handler.ts';
 
 // Each handler module is loaded on its first request (./lazy-handler.ts says why).
 const openapiDocument = lazyHandler(() => import('../handlers/docs/openapi.ts'), 'openapiDocument');
+const wsProtocolDocument = lazyHandler(() => import('../handlers/docs/ws-protocol.ts'), 'wsProtocolDocument');
 const listFiles = lazyHandler(() => import('../handlers/api/list-files.ts'), 'listFiles');
 const rawFile = lazyHandler(() => import('../handlers/api/raw-file.ts'), 'rawFile');
 const readFile = lazyHandler(() => import('../handlers/api/read-file.ts'), 'readFile');
@@ -82,6 +83,7 @@ export const routeTable: readonly RouteRow[] = [
   // public: neither acts nor reveals anything (docs/architecture.md#common-endpoints)
   { method: 'GET', path: '/healthz', access: 'public', handler: health },
   { method: 'GET', path: '/openapi.json', access: 'public', handler: openapiDocument },
+  { method: 'GET', path: '/ws/protocol.json', access: 'public', handler: wsProtocolDocument },
   // ori (docs/ori.md)
   { method: 'GET', path: '/api/files', access: 'ori', handler: listFiles },
   { method: 'GET', path: '/api/files/search', access: 'ori', handler: searchFiles },

@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import { jsonType } from './command.ts';
 
-const requestFrame = z.object({
+/** A request as parsed; the protocol document (handlers/rpc/protocol/) describes requests with this schema. */
+export const requestFrame = z.object({
   id: z.union([z.number(), z.string()]),
   command: z.string(),
   args: z.record(z.string(), z.unknown()).optional().nullable(),

@@ -10,22 +10,30 @@ export type JsonSchema = Record<string, unknown>;
  * (the document's components.schemas) and referred to there.
  */
 export function toOpenApiSchema(schema: z.ZodType, io: 'input' | 'output', shared: Record<string, JsonSchema>): JsonSchema {
+  return toSharedSchema(schema, io, shared, '#/components/schemas/');
+}
+
+/**
+ * The same conversion for a document that keeps its named sub-schemas elsewhere: they go into `shared`, and
+ * references point at `base` + name (the `/ws` protocol document keeps them in its root `$defs`).
+ */
+export function toSharedSchema(schema: z.ZodType, io: 'input' | 'output', shared: Record<string, JsonSchema>, base: string): JsonSchema {
   const converted = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as JsonSchema;
   const { $schema: _dialect, $defs, ...rest } = converted;
   for (const [name, definition] of Object.entries(($defs ?? {}) as Record<string, JsonSchema>)) {
-    shared[name] = pointAtComponents(definition) as JsonSchema;
+    shared[name] = pointAt(definition, base) as JsonSchema;
   }
-  return pointAtComponents(rest) as JsonSchema;
+  return pointAt(rest, base) as JsonSchema;
 }
 
-function pointAtComponents(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(pointAtComponents);
+function pointAt(value: unknown, base: string): unknown {
+  if (Array.isArray(value)) return value.map((item) => pointAt(item, base));
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
     out[key] = key === '$ref' && typeof item === 'string' && item.startsWith('#/$defs/')
-      ? `#/components/schemas/${item.slice('#/$defs/'.length)}`
-      : pointAtComponents(item);
+      ? `${base}${item.slice('#/$defs/'.length)}`
+      : pointAt(item, base);
   }
   return out;
 }

@@ -1,11 +1,12 @@
 import { routeTable, type RouteAccessKind, type RouteMethod, type RouteRow } from '../routes.ts';
+import { API_VERSION } from './api-version.ts';
 import { errorDescriptions, errorSchemas, errorShapeOf, orpcCodeOf } from './error-schemas.ts';
 import { toOpenApiSchema, type JsonSchema } from './json-schema.ts';
 import type { ResponseDoc, RouteDoc } from './route-doc.ts';
 import { routeDocIndex as routeDocs } from './route-docs.ts';
 
-/** The document's own version: the package's (test/runtime/openapi checks they agree). */
-export const API_VERSION = '0.1.0';
+/** The document's own version: the package's. */
+export { API_VERSION };
 
 /** The statuses every guarded route can answer (bad input, token, containment or origin, missing, a bug). */
 const GUARDED_ERRORS = [400, 401, 403, 404, 500];

@@ -80,6 +80,11 @@ export const routeDocs = {
     docs: 'docs/architecture.md#openapi',
     responses: { 200: { description: 'the OpenAPI document', content: { mediaType: 'application/json', schema: { type: 'object' } } } },
   },
+  'GET /ws/protocol.json': {
+    summary: "the /ws protocol's JSON Schema document: frames, every command's arguments and result, events; needs no token",
+    docs: 'docs/noide-protocol.md#the-protocol-document',
+    responses: { 200: { description: 'the protocol document', content: { mediaType: 'application/json', schema: { type: 'object' } } } },
+  },
 
   // ori (docs/ori.md)
   'GET /api/files': { summary: "one folder's entries, folders first", docs: 'docs/ori.md#list', query: listFilesQuery, responses: json(ori.listFilesAnswer) },

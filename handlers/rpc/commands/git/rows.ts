@@ -15,8 +15,8 @@ export function reply(answer: GitAnswer): string {
   return answer.text;
 }
 
-/** A row taking `path` only. */
-export function repoCommand(operation: (git: RepoGit) => Promise<GitAnswer>): RpcCommand {
+/** A row taking `path` only; its result type (text) is kept for the typed client and the protocol document. */
+export function repoCommand(operation: (git: RepoGit) => Promise<GitAnswer>): RpcCommand<{ path: string }, string> {
   return defineCommand({
     args: { path: z.string() },
     async run({ path }, { ctx, connection }) {
@@ -26,7 +26,7 @@ export function repoCommand(operation: (git: RepoGit) => Promise<GitAnswer>): Rp
 }
 
 /** A row taking `path` and `file`. */
-export function fileCommand(operation: (git: RepoGit, file: string) => Promise<GitAnswer>): RpcCommand {
+export function fileCommand(operation: (git: RepoGit, file: string) => Promise<GitAnswer>): RpcCommand<{ path: string; file: string }, string> {
   return defineCommand({
     args: { path: z.string(), file: z.string() },
     async run({ path, file }, { ctx, connection }) {
