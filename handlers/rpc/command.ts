@@ -113,6 +113,11 @@ function parseArgs(shape: Shape, raw: Record<string, unknown>): Record<string, u
 function describeIssue(error: z.ZodError, value: unknown): string {
   const issue = error.issues[0];
   if (issue?.code === 'invalid_type') return `expected ${issue.expected}, got ${jsonType(value)}`;
+  // A union of types (`id`: a string or a number): the same words, every type it takes named.
+  if (issue?.code === 'invalid_union') {
+    const expected = issue.errors.flat().flatMap((inner) => (inner.code === 'invalid_type' && inner.path.length === 0 ? [inner.expected] : []));
+    if (expected.length > 0) return `expected ${[...new Set(expected)].join(' or ')}, got ${jsonType(value)}`;
+  }
   return issue?.message ?? 'invalid value';
 }
 

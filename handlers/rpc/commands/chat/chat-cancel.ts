@@ -9,7 +9,7 @@ import { chatOf } from './chat-of.ts';
 
 export const chatCancel = defineCommand({
   // The id is the chat's `rid`: a string; a number the client kept from its own request id counts as its text.
-  args: { id: z.preprocess((value) => (typeof value === 'number' ? String(value) : value), z.string()) },
+  args: { id: z.union([z.string(), z.number().transform(String)]) },
   run({ id }, { ctx }) {
     return chatOf(ctx).cancel(id);
   },
