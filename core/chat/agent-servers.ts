@@ -20,7 +20,6 @@ export interface ServerStart {
 interface RunningServer {
   process: ChatProcess;
   url: string;
-  dead: boolean;
 }
 
 export interface AgentServersOptions {
@@ -46,7 +45,7 @@ export class AgentServers {
     if (current !== undefined) {
       // A start that fails fails every chat that waited on it; the next chat tries again.
       const server = await current;
-      if (!server.dead && server.process.alive()) return server.url;
+      if (server.process.alive()) return server.url;
       // Died: whoever comes first starts the next one; the others share it. One that is dead but not reaped yet is
       // stopped first, so nothing of its group is left.
       if (this.#servers.get(agent) === current) {
@@ -64,12 +63,6 @@ export class AgentServers {
     return (await starting).url;
   }
 
-  /** Process ids of the servers running now (tests). */
-  async pids(): Promise<number[]> {
-    const servers = await Promise.all([...this.#servers.values()].map((server) => server.catch(() => undefined)));
-    return servers.filter((server) => server !== undefined && !server.dead).map((server) => server!.process.pid);
-  }
-
   async close(): Promise<void> {
     this.#closed = true;
     await Promise.all([...this.#starting].map((process) => process.stop(this.options.killGraceMs)));
@@ -85,8 +78,7 @@ export class AgentServers {
     } catch (error) {
       throw new ChatError(`Failed to start ${agent} server: ${error instanceof Error ? error.message : String(error)}`);
     }
-    const server: RunningServer = { process, url: '', dead: false };
-    void process.exited.then(() => (server.dead = true));
+    const server: RunningServer = { process, url: '' };
     this.#starting.add(process);
     try {
       server.url = `http://127.0.0.1:${await this.#port(agent, process)}`;

@@ -68,12 +68,8 @@ async function startAndRelay(
   }
   if (handle.cancelled) return killedText(agent);
 
-  let process: ChatProcess;
-  try {
-    process = await parts.host.spawn({ file, args: runArgv(request.args, serverUrl, files), cwd: request.cwd, env, stderr: 'pipe' });
-  } catch (thrown) {
-    return `Failed to run ${agent}: ${thrown instanceof Error ? thrown.message : String(thrown)}`;
-  }
+  // A spawn that fails throws: runChat says `Failed to run <agent>: <reason>`.
+  const process = await parts.host.spawn({ file, args: runArgv(request.args, serverUrl, files), cwd: request.cwd, env, stderr: 'pipe' });
   handle.process = process;
   if (handle.cancelled) void process.stop(parts.killGraceMs);
 
