@@ -1,6 +1,6 @@
 import { closeSync, constants, openSync } from 'node:fs';
 import { spawn as spawnPty, type IPty } from 'node-pty';
-import { OutputCoalescer } from './output-coalescer.ts';
+import { MAX_JOINED_BYTES, OutputCoalescer } from './output-coalescer.ts';
 import { childEnv } from '../posix/child-env.ts';
 import { terminateSession } from '../posix/session-signals.ts';
 import { defaultShell } from '../posix/shell.ts';
@@ -37,7 +37,7 @@ export class NodePtyAdapter implements PtyAdapter {
       env,
       encoding: null,
     });
-    const child = new NodePtyProcess(pty);
+    const child = new NodePtyProcess(pty, options.maxChunkBytes);
     this.#live.add(child);
     child.onExit(() => this.#live.delete(child));
     return child;
@@ -96,11 +96,15 @@ class NodePtyProcess implements PtyProcess {
   #paused = false;
   #exitWatch: ReturnType<typeof setInterval> | undefined;
   readonly #dataListeners: ((data: Uint8Array) => void)[] = [];
-  readonly #output = new OutputCoalescer((data) => {
-    for (const listener of this.#dataListeners) listener(data);
-  });
+  readonly #output: OutputCoalescer;
 
-  constructor(pty: IPty) {
+  constructor(pty: IPty, maxChunkBytes = MAX_JOINED_BYTES) {
+    this.#output = new OutputCoalescer(
+      (data) => {
+        for (const listener of this.#dataListeners) listener(data);
+      },
+      { maxBytes: Math.min(MAX_JOINED_BYTES, maxChunkBytes) },
+    );
     this.#pty = pty;
     this.pid = pty.pid;
     this.#slave = holdSlave(pty);

@@ -12,6 +12,12 @@ export interface PtySpawnOptions {
   env?: Record<string, string>;
   /** false: `env` is the whole environment (the adapter adds only TERM); default: the daemon's, `env` on top. */
   inheritEnv?: boolean;
+  /**
+   * The most output `onData` hands over at once (the adapter may join reads up to it). Whatever was read before a
+   * `pause` still arrives after it: a session keeps this well under its ring's headroom, so a paused slow client
+   * never loses bytes to the ring.
+   */
+  maxChunkBytes?: number;
 }
 
 export interface PtyProcess {

@@ -104,6 +104,9 @@ export function createTerminalManager(pty: PtyAdapter, options: TerminalManagerO
           rows: start.rows ?? DEFAULT_ROWS,
           env: { ...SESSION_ENV, ...start.env },
           ...(start.inheritEnv === false && { inheritEnv: false }),
+          // A session pauses the pty half a ring behind its slowest client; what was read before that pause
+          // still comes, so it must fit in the rest of the ring (a 64 KiB ring once lost bytes to a 64 KiB join).
+          maxChunkBytes: Math.max(4096, Math.floor(options.ringBytes / 8)),
         });
       } catch (error) {
         throw new WorkspaceError('internal', `could not start the terminal: ${(error as Error).message}`);

@@ -58,6 +58,15 @@ describe('NodePtyAdapter', () => {
     expect(all.includes(Buffer.from([0x41, 0xe2, 0x82, 0xac, 0x42]))).toBe(true);
   });
 
+  it('hands over at most maxChunkBytes at once, however fast the program writes', async () => {
+    const pty = adapter.spawn({ shell: 'sh', args: ['-c', 'seq 1 200000; echo flood-end'], cwd: workspace.root, cols: 80, rows: 24, maxChunkBytes: 6000 });
+    const out = record(pty);
+    await out.exit;
+    await out.waitForText(/flood-end/);
+    expect(Math.max(...out.chunks.map((chunk) => chunk.length))).toBeLessThanOrEqual(6000);
+    expect(out.chunks.reduce((sum, chunk) => sum + chunk.length, 0)).toBeGreaterThan(1_000_000);
+  });
+
   it('accepts input given as bytes', async () => {
     const pty = adapter.spawn({ shell: 'sh', cwd: workspace.root, cols: 80, rows: 24 });
     const out = record(pty);

@@ -42,6 +42,15 @@ describe('OutputCoalescer', () => {
     expect(out).toEqual([bytes(0), bytes(1, 2, 3, 4, 5, 6, 7, 8)]);
   });
 
+  it('never hands on more than maxBytes at once: what is held goes before a read that would pass it; a big read in pieces', () => {
+    coalescer.push(bytes(0));
+    coalescer.push(bytes(1, 2, 3, 4, 5));
+    coalescer.push(bytes(6, 7, 8, 9)); // 5 + 4 would be 9
+    expect(out).toEqual([bytes(0), bytes(1, 2, 3, 4, 5)]);
+    coalescer.push(bytes(10, 11, 12, 13, 14, 15, 16, 17, 18, 19)); // 4 held + 10: the held first, then 8 + 2
+    expect(out).toEqual([bytes(0), bytes(1, 2, 3, 4, 5), bytes(6, 7, 8, 9), bytes(10, 11, 12, 13, 14, 15, 16, 17), bytes(18, 19)]);
+  });
+
   it('flush sends what is held at once (before an exit) and closes the window', () => {
     coalescer.push(bytes(1));
     coalescer.push(bytes(2));

@@ -51,6 +51,13 @@ describe('flow control (fake pty, fake client)', () => {
     return { client, attachment };
   }
 
+  it('asks the pty for output in pieces of an eighth of the ring (4 KiB at least): what arrives after a pause fits', () => {
+    setup({ ringBytes: 64 * 1024 });
+    expect(ptys.spawned[0]!.options.maxChunkBytes).toBe(8 * 1024);
+    setup({ ringBytes: 4096 });
+    expect(ptys.spawned[0]!.options.maxChunkBytes).toBe(4096);
+  });
+
   it('a replay promised at attach arrives whole even if the program outruns the ring before it starts', () => {
     const { session, pty } = setup(); // a 1024-byte ring
     const before = pattern(1024, 1);

@@ -45,10 +45,10 @@ describe('terminal manager (fake pty)', () => {
       terminals.start({ cwd: CWD });
       terminals.start({ name: 'zsh', shell: '/bin/zsh', cwd: CWD, env: { FOO: 'bar' } });
       expect(ptys.spawned.map((spawned) => spawned.options)).toEqual([
-        { args: ['-c', 'npm run build'], cwd: CWD, cols: 80, rows: 24, env: { COLORTERM: 'truecolor' } },
-        { args: ['-l'], cwd: CWD, cols: 120, rows: 40, env: { COLORTERM: 'truecolor' } },
-        { cwd: CWD, cols: 80, rows: 24, env: { COLORTERM: 'truecolor' } },
-        { shell: '/bin/zsh', cwd: CWD, cols: 80, rows: 24, env: { COLORTERM: 'truecolor', FOO: 'bar' } },
+        { args: ['-c', 'npm run build'], cwd: CWD, cols: 80, rows: 24, env: { COLORTERM: 'truecolor' }, maxChunkBytes: 4096 },
+        { args: ['-l'], cwd: CWD, cols: 120, rows: 40, env: { COLORTERM: 'truecolor' }, maxChunkBytes: 4096 },
+        { cwd: CWD, cols: 80, rows: 24, env: { COLORTERM: 'truecolor' }, maxChunkBytes: 4096 },
+        { shell: '/bin/zsh', cwd: CWD, cols: 80, rows: 24, env: { COLORTERM: 'truecolor', FOO: 'bar' }, maxChunkBytes: 4096 },
       ]);
     });
 
