@@ -77,7 +77,7 @@ describe('GET /ws/terminal (in-process)', () => {
     it('spawns the default shell in the workspace root at 80x24, with COLORTERM=truecolor', async () => {
       const { ptys } = await open();
       expect(ptys.spawned).toHaveLength(1);
-      expect(ptys.spawned[0]!.options).toEqual({ cwd: workspace.root, cols: 80, rows: 24, env: { COLORTERM: 'truecolor' } });
+      expect(ptys.spawned[0]!.options).toEqual({ cwd: workspace.root, cols: 80, rows: 24, env: { COLORTERM: 'truecolor' }, maxChunkBytes: 4096 });
     });
 
     it('is an unnamed session: not listed under /terminals', async () => {
