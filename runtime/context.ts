@@ -19,6 +19,7 @@ import type { JobEngine } from '../core/jobs/job-engine.ts';
 import type { TemplateSources } from '../core/projects/template-source.ts';
 import type { AppAdder } from '../core/jobs/add-apps.ts';
 import type { ChatEngine } from '../core/chat/chat-types.ts';
+import type { PanelAssets } from './panel/panel-assets.ts';
 
 /** Caps that keep one request from exhausting the daemon. */
 export interface Limits {
@@ -186,6 +187,8 @@ export interface WorkspaceContext {
   readonly templateSources?: TemplateSources;
   /** Add-apps jobs from those templates (core/jobs/add-apps.ts). */
   readonly appAdder?: AppAdder;
+  /** The web panel's files (docs/panel.md#assets); absent: `/` and `/docs` answer that no panel is served. */
+  readonly panel?: PanelAssets;
 }
 
 export type Handler = (request: Request, ctx: WorkspaceContext) => Response | Promise<Response>;

@@ -8,6 +8,9 @@ import { lazyHandler } from './lazy-handler.ts';
 // Each handler module is loaded on its first request (./lazy-handler.ts says why).
 const openapiDocument = lazyHandler(() => import('../handlers/docs/openapi.ts'), 'openapiDocument');
 const wsProtocolDocument = lazyHandler(() => import('../handlers/docs/ws-protocol.ts'), 'wsProtocolDocument');
+const panelPage = lazyHandler(() => import('../handlers/panel/serve-panel.ts'), 'panelPage');
+const panelFile = lazyHandler(() => import('../handlers/panel/serve-panel.ts'), 'panelFile');
+const apiReferencePage = lazyHandler(() => import('../handlers/panel/serve-panel.ts'), 'apiReferencePage');
 const listFiles = lazyHandler(() => import('../handlers/api/list-files.ts'), 'listFiles');
 const rawFile = lazyHandler(() => import('../handlers/api/raw-file.ts'), 'rawFile');
 const readFile = lazyHandler(() => import('../handlers/api/read-file.ts'), 'readFile');
@@ -84,6 +87,10 @@ export const routeTable: readonly RouteRow[] = [
   { method: 'GET', path: '/healthz', access: 'public', handler: health },
   { method: 'GET', path: '/openapi.json', access: 'public', handler: openapiDocument },
   { method: 'GET', path: '/ws/protocol.json', access: 'public', handler: wsProtocolDocument },
+  // the web panel and the API reference: static files, the token is asked for by the page (docs/panel.md)
+  { method: 'GET', path: '/', access: 'public', handler: panelPage },
+  { method: 'GET', path: '/panel/:file+', access: 'public', handler: panelFile },
+  { method: 'GET', path: '/docs', access: 'public', handler: apiReferencePage },
   // ori (docs/ori.md)
   { method: 'GET', path: '/api/files', access: 'ori', handler: listFiles },
   { method: 'GET', path: '/api/files/search', access: 'ori', handler: searchFiles },

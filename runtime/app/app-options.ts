@@ -19,6 +19,7 @@ import type { JobHost } from '../../core/jobs/job-host.ts';
 import type { AuthConfig } from '../auth.ts';
 import type { Limits } from '../context.ts';
 import type { Upgrader } from '../websocket.ts';
+import type { PanelAssets } from '../panel/panel-assets.ts';
 
 /** What `createWorkspaceApp` takes and gives (runtime/app.ts). */
 
@@ -67,6 +68,8 @@ export interface WorkspaceAppOptions {
   jobHost?: JobHost;
   /** `--preview-url`: an app's previewUrl pattern (`{repo}` `{app}` `{panel}` `{port}`; core/jobs/dev-servers.ts). */
   previewUrl?: string;
+  /** The web panel's files (Node: runtime/node/node-panel-assets.ts; Workers: embedded); absent → no panel at `/`. */
+  panel?: PanelAssets;
   /** Where agents' private copies live: absolute, or relative to the root (default `.agents`). */
   agentsDir?: string;
   /** Git worktrees for agent copies (Node); without it agents get plain copies of the tree. */

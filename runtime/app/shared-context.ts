@@ -77,6 +77,7 @@ export function sharedContext(options: WorkspaceAppOptions, parts: SharedContext
         healthFigures: options.healthFigures,
         healthStore: options.healthStore,
         changesAreSeen: search.changesAreSeen,
+        panel: options.panel,
       };
       return shared;
     },

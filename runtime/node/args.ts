@@ -50,6 +50,7 @@ Options:
   --preview-url PATTERN an app's previewUrl while its dev server runs (default: http://<request host>:<port>/);
                         {repo} {app} {panel} (= <repo>--<app>) {port} are filled in, e.g.
                         https://preview-{panel}-abc.example.dev
+  --no-panel            serve no web panel at / and no API reference at /docs (the API only)
   -h, --help            show this help
 `;
 
@@ -87,6 +88,8 @@ export interface CliConfig {
   /** The search index's cache folder (`--index-dir`, absolute; undefined: the default) and `--no-index`. */
   indexDir?: string;
   noIndex: boolean;
+  /** Serve the web panel at `/` and the API reference at `/docs` (off with `--no-panel`). */
+  panel: boolean;
   /** `--embeddings-url` and `--embeddings-model` ($WORKSPACE_EMBEDDINGS_KEY as the key). */
   embeddings?: { url: string; model: string; apiKey?: string };
   /** Agent chat: chats at once (`--max-chats`), a chat's lifetime (`--chat-timeout`, in seconds), `--chat-models-url`. */
@@ -195,6 +198,7 @@ const flagsSchema = z.object({
   'max-chats': wholeNumberFlag('chats', MAX_CHATS, 'each is an agent CLI process tree').default(defaultLimits.maxChats),
   'chat-timeout': wholeNumberFlag('seconds', MAX_CHAT_TIMEOUT_SECONDS, '1 day').default(defaultLimits.chatTimeoutMs / 1000),
   'chat-models-url': z.array(chatModelsUrlSchema).default([]),
+  'no-panel': z.boolean().default(false),
   help: z.boolean().default(false),
 });
 
@@ -237,6 +241,7 @@ export async function parseCliArgs(
         'max-chats': { type: 'string' },
         'chat-timeout': { type: 'string' },
         'chat-models-url': { type: 'string', multiple: true },
+        'no-panel': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -303,6 +308,7 @@ export async function parseCliArgs(
       ...(agentsDir === undefined ? {} : { agentsDir }),
       ...(indexDir === undefined ? {} : { indexDir }),
       noIndex: flags['no-index'],
+      panel: !flags['no-panel'],
       maxChats: flags['max-chats'],
       chatTimeoutMs: flags['chat-timeout'] * 1000,
       chatModelsUrls: Object.fromEntries(flags['chat-models-url']),

@@ -23,6 +23,7 @@ async function main(argv: string[]): Promise<void> {
   const { config } = command;
   // Loaded only now: `--help` and usage errors answer without loading the whole daemon (~2 s of modules).
   const { startNodeServer } = await import('./server.ts');
+  const panel = config.panel ? (await import('./node-panel-assets.ts')).createNodePanelAssets() : undefined;
 
   let server: NodeServer;
   try {
@@ -47,6 +48,7 @@ async function main(argv: string[]): Promise<void> {
         chatTimeoutMs: config.chatTimeoutMs,
       },
       chatModelsUrls: config.chatModelsUrls,
+      ...(panel === undefined ? {} : { panel }),
       home: homedir(),
       searchOptions: {
         persist: true,
@@ -63,7 +65,11 @@ async function main(argv: string[]): Promise<void> {
   }
 
   process.stdout.write(`listening on ${server.url}\n`);
-  if ('token' in config.auth) process.stdout.write(`${server.url}/api/files?token=${encodeURIComponent(config.auth.token)}\n`);
+  // The URL to open: the panel signs in with the token it carries (docs/panel.md#sign-in), or the API's listing.
+  const opening = panel ? `${server.url}/` : `${server.url}/api/files`;
+  if ('token' in config.auth) process.stdout.write(`${opening}?token=${encodeURIComponent(config.auth.token)}\n`);
+  // Built now, while nobody waits yet, so the first page load does not (docs/panel.md#assets).
+  panel?.warm().catch((error: unknown) => process.stderr.write(`workspace-api: the web panel could not be built: ${(error as Error).message}\n`));
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {

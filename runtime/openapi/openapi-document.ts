@@ -17,7 +17,7 @@ export function routeKey(method: RouteMethod, path: string): string {
 }
 
 export function openApiPath(path: string): string {
-  return path.replace(/:(\w+)/g, '{$1}');
+  return path.replace(/:(\w+)\+?/g, '{$1}'); // `:file+` (a greedy parameter) is one parameter too
 }
 
 /**

@@ -4,6 +4,7 @@ import { rawFileQuery } from '../../handlers/api/raw-file.ts';
 import { readFileQuery } from '../../handlers/api/read-file.ts';
 import { searchFilesQuery } from '../../handlers/api/search-files.ts';
 import { writeFileBody, writeFileQuery } from '../../handlers/api/write-file.ts';
+import { panelAssetParams } from '../../handlers/panel/serve-panel.ts';
 import { attachQuery } from '../../handlers/terminals/attach.ts';
 import { createTerminalBody } from '../../handlers/terminals/create.ts';
 import { terminalNameParams } from '../../handlers/terminals/terminal-input.ts';
@@ -67,6 +68,10 @@ const upgrade = (what: string, docs: string): Record<number, ResponseDoc> => ({
   426: { description: 'a request without a WebSocket upgrade', json: ori.plainErrorBody },
 });
 
+/** An HTML page of the panel (docs/panel.md). */
+const page = (what: string): ResponseDoc => ({ description: what, content: { mediaType: 'text/html', schema: { type: 'string' } } });
+const notModified: ResponseDoc = { description: 'not modified (`If-None-Match`)' };
+
 const etag = { ETag: 'the file version, for a later `If-Match`' };
 
 /**
@@ -84,6 +89,28 @@ export const routeDocs = {
     summary: "the /ws protocol's JSON Schema document: frames, every command's arguments and result, events; needs no token",
     docs: 'docs/noide-protocol.md#the-protocol-document',
     responses: { 200: { description: 'the protocol document', content: { mediaType: 'application/json', schema: { type: 'object' } } } },
+  },
+  'GET /': {
+    summary: 'the web panel (an HTML page; it asks for the token itself); needs no token',
+    docs: 'docs/panel.md',
+    responses: { 200: page('the panel'), 308: { description: 'the same URL with a trailing slash (the page names its files relative to it)' }, 304: notModified },
+    errors: [503],
+  },
+  'GET /panel/{file}': {
+    summary: "one of the panel's files (content-hashed scripts and styles); needs no token",
+    docs: 'docs/panel.md#assets',
+    params: panelAssetParams,
+    responses: {
+      200: { description: 'the file, cached for good when its name carries a hash', content: { mediaType: '*/*', schema: { type: 'string' } }, headers: { ETag: 'the content hash' } },
+      304: notModified,
+    },
+    errors: [503],
+  },
+  'GET /docs': {
+    summary: 'this API reference, rendered (Scalar, served offline); needs no token',
+    docs: 'docs/panel.md#api-reference',
+    responses: { 200: page('the reference page'), 304: notModified },
+    errors: [503],
   },
 
   // ori (docs/ori.md)

@@ -43,6 +43,7 @@ describe('parseCliArgs', () => {
     expect(parsed.maxChats).toBe(16);
     expect(parsed.chatTimeoutMs).toBe(30 * 60 * 1000);
     expect(parsed.chatModelsUrls).toEqual({});
+    expect(parsed.panel).toBe(true);
     expect(parsed.auth).toEqual({ token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
   });
 
@@ -54,12 +55,13 @@ describe('parseCliArgs', () => {
       '--max-terminals', '8', '--terminal-buffer', '65536', '--terminal-reap', '60',
       '--index-dir', '/var/cache/wsapi-index', '--embeddings-url', 'http://127.0.0.1:11434', '--embeddings-model', 'bge-m3',
       '--max-chats', '4', '--chat-timeout', '600', '--chat-models-url', 'opencode=http://127.0.0.1:9/or', '--chat-models-url', 'kilo=https://kilo.example',
+      '--no-panel',
     ], { WORKSPACE_EMBEDDINGS_KEY: 'sk-local' });
     expect(parsed).toEqual({
       root: dir, host: 'localhost', port: 0, auth: { token: 'tok' }, tokenSource: 'flag', unrestricted: true, watch: false,
       allowedOrigins: ['https://ide.example', '*'], mediaTicketTtlMs: 90_000, commandTimeoutMs: 30_000, commandOutputCap: 65536,
       maxTerminals: 8, terminalRingBytes: 65536, terminalReapMs: 60_000,
-      indexDir: '/var/cache/wsapi-index', noIndex: false,
+      indexDir: '/var/cache/wsapi-index', noIndex: false, panel: false,
       embeddings: { url: 'http://127.0.0.1:11434', model: 'bge-m3', apiKey: 'sk-local' },
       maxChats: 4, chatTimeoutMs: 600_000, chatModelsUrls: { opencode: 'http://127.0.0.1:9/or', kilo: 'https://kilo.example' },
     });

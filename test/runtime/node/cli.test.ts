@@ -120,7 +120,7 @@ describe('workspace-api CLI', () => {
     const cli = runCli(['--cwd', dir, '--port', '0', '--token', 'cli-secret']);
     const port = Number((await cli.waitForLine(LISTENING))[1]);
     await cli.waitForLine(/\?token=/);
-    expect(cli.stdoutLines()).toEqual([`listening on http://127.0.0.1:${port}`, `http://127.0.0.1:${port}/api/files?token=cli-secret`]);
+    expect(cli.stdoutLines()).toEqual([`listening on http://127.0.0.1:${port}`, `http://127.0.0.1:${port}/?token=cli-secret`]);
 
     expect((await fetch(`http://127.0.0.1:${port}/api/files`)).status).toBe(401);
     const authorized = await fetch(`http://127.0.0.1:${port}/api/files`, { headers: { authorization: 'Bearer cli-secret' } });

@@ -1,0 +1,4 @@
+import type { PanelContext } from '../shell/panel-context.ts';
+
+// Placeholder while this part is written (issue 19).
+export function mountChangeFeed(_ctx: PanelContext): void {}

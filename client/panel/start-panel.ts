@@ -1,0 +1,84 @@
+import { createWorkspaceClient } from '../http-client.ts';
+import { createRpcClient, type RpcClient } from '../rpc-client.ts';
+import { mountFeatures } from './features.ts';
+import { PanelEvents } from './shell/events.ts';
+import { PanelShell } from './shell/layout.ts';
+import type { OpenAt, PanelContext } from './shell/panel-context.ts';
+import { baseUrlOf, forgetToken, takeToken } from './shell/session.ts';
+import { showSignIn, showUnavailable } from './shell/sign-in.ts';
+
+/**
+ * Boots the panel: takes the token, checks it with one call, then builds the shell and mounts every part
+ * (./features.ts). A missing or refused token shows the sign-in screen instead; a refusal later (the daemon
+ * restarted with another token) brings it back.
+ */
+export async function startPanel(root: HTMLElement): Promise<void> {
+  const storage = sessionStorage;
+  const token = takeToken(location, history, storage);
+  const baseUrl = baseUrlOf(location);
+  const events = new PanelEvents();
+  const reload = () => location.reload();
+
+  let rpcClient: RpcClient | undefined;
+  let signedOut = false;
+  const signOut = (reason: 'missing' | 'refused') => {
+    if (signedOut) return;
+    signedOut = true;
+    forgetToken(storage);
+    rpcClient?.close();
+    showSignIn(root, reason, storage, reload);
+  };
+  const client = createWorkspaceClient({
+    baseUrl,
+    ...(token === undefined ? {} : { token }),
+    fetch: async (request) => {
+      const response = await fetch(request);
+      if (response.status === 401) signOut(token === undefined ? 'missing' : 'refused');
+      return response;
+    },
+  });
+
+  // One cheap guarded call says whether the token works before anything is drawn.
+  let probe: Response;
+  try {
+    probe = await client.request('GET /api/files', { query: { path: '.' } });
+  } catch (error) {
+    showUnavailable(root, `the workspace server did not answer (${(error as Error).message})`);
+    return;
+  }
+  if (probe.status === 401) return; // signOut drew the sign-in screen
+  if (!probe.ok) {
+    const body = (await probe.json().catch(() => ({}))) as { error?: unknown };
+    showUnavailable(root, typeof body.error === 'string' ? body.error : `${probe.status} ${probe.statusText}`);
+    return;
+  }
+  await probe.body?.cancel();
+
+  let opener: ((path: string, at?: OpenAt) => Promise<void>) | undefined;
+  const shell = new PanelShell(root, location.host);
+  const ctx: PanelContext = {
+    client,
+    baseUrl,
+    token,
+    events,
+    shell,
+    rpc: () => (rpcClient ??= createRpcClient({ baseUrl, ...(token === undefined ? {} : { token }) })),
+    openFile: async (path, at) => {
+      if (!opener) throw new Error('no editor');
+      await opener(path, at);
+    },
+    setFileOpener: (next) => {
+      opener = next;
+    },
+    tokenUrl: (path, query = {}) => {
+      const url = new URL(baseUrl + path);
+      for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
+      if (token !== undefined) url.searchParams.set('token', token);
+      return url.href;
+    },
+    status: (message, kind = 'info') => shell.setStatus(message, kind),
+  };
+  events.on('unauthorized', () => signOut('refused'));
+  await mountFeatures(ctx);
+  root.dataset.ready = 'true';
+}

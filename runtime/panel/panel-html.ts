@@ -1,0 +1,43 @@
+/**
+ * The two HTML pages around the bundles (docs/panel.md#assets). Asset URLs are relative (`panel/…`), so the pages
+ * work under a gateway's base path as well as at the root. No inline script: the pages' policy forbids it.
+ */
+
+export function panelPageHtml({ script, style }: { script: string; style: string }): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,">
+<title>workspace</title>
+${style ? `<link rel="stylesheet" href="panel/${style}">\n` : ''}<script type="module" src="panel/${script}"></script>
+</head>
+<body>
+<noscript>The workspace panel needs JavaScript.</noscript>
+<div id="panel" class="panel"></div>
+</body>
+</html>
+`;
+}
+
+export function docsPageHtml({ renderer, boot }: { renderer: string | undefined; boot: string }): string {
+  const body = renderer
+    ? `<div id="reference"></div>\n<script src="panel/${renderer}"></script>\n<script src="panel/${boot}"></script>`
+    : `<p>The API reference renderer is not installed here. The document itself is at <a href="openapi.json">openapi.json</a>.</p>`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,">
+<title>workspace-api reference</title>
+</head>
+<body>
+${body}
+</body>
+</html>
+`;
+}
