@@ -64,6 +64,8 @@ export async function startPanel(root: HTMLElement): Promise<void> {
     shell,
     rpc: () => (rpcClient ??= createRpcClient({ baseUrl, ...(token === undefined ? {} : { token }) })),
     openFile: async (path, at) => {
+      // The address says what is open (`#open=src/a.ts:12`): a link to a file, and what a reload reopens.
+      history.replaceState(history.state, '', `#open=${encodeURIComponent(path)}${at?.line ? `:${at.line}` : ''}`);
       if (!opener) throw new Error('no editor');
       await opener(path, at);
     },
