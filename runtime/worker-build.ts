@@ -8,7 +8,8 @@
  *
  * CLI: `node --import tsx runtime/worker-build.ts [outfile]` (default dist/worker.js) — `npm run build:worker`.
  */
-import { build, type BuildOptions, type Metafile } from 'esbuild';
+import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
+import { buildPanel } from './panel/build-panel.ts';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -33,9 +34,25 @@ export const workerBuildOptions = {
   logLevel: 'silent', // errors are thrown (and printed by the CLI below)
 } satisfies BuildOptions;
 
+/**
+ * Puts the built panel in place of runtime/panel/embedded-panel.ts (a placeholder exporting `undefined`), so the
+ * Worker serves the panel from its own bundle (docs/panel.md#assets). Every asset is text: it goes in as a string.
+ */
+function embedPanel(): Plugin {
+  return {
+    name: 'embed-panel',
+    setup(pluginBuild) {
+      pluginBuild.onLoad({ filter: /[\\/]runtime[\\/]panel[\\/]embedded-panel\.ts$/ }, async () => {
+        const { assets } = await buildPanel();
+        return { contents: `export const embeddedPanel = ${JSON.stringify(assets)};\n`, loader: 'js' };
+      });
+    },
+  };
+}
+
 /** Builds the bundle at `outfile` and returns esbuild's metafile (the import graph, for the edge-clean test). */
 export async function bundleWorker(outfile: string): Promise<Metafile> {
-  const result = await build({ ...workerBuildOptions, outfile: resolve(projectRoot, outfile), metafile: true });
+  const result = await build({ ...workerBuildOptions, plugins: [embedPanel()], outfile: resolve(projectRoot, outfile), metafile: true });
   return result.metafile;
 }
 

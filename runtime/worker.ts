@@ -18,7 +18,8 @@
  * Auth when neither WORKSPACE_TOKEN nor WORKSPACE_NO_AUTH=true is set: the Node CLI would generate a token and
  * print it, but a Worker has no console anyone reads, and a token nobody can learn is the same as no access.
  * Running open instead would publish the workspace to the internet by omission. So the Worker answers every
- * request except `GET /healthz` and CORS preflights with 503 `{ "error": "…set WORKSPACE_TOKEN…" }` — 503
+ * request except `GET /healthz`, CORS preflights and the panel's static pages (`/`, `/panel/*`, `/docs`, which
+ * then show the message) with 503 `{ "error": "…set WORKSPACE_TOKEN…" }` — 503
  * because it is a deployment that is not configured yet, not a client sending the wrong credentials — and
  * behind that gate the app still requires an unguessable generated token, so nothing is open even if the
  * gate were bypassed.
@@ -28,6 +29,8 @@ import { createWorkspaceApp, type WorkspaceApp } from './app.ts';
 import { generateToken, type AuthConfig } from './auth.ts';
 import { withCorsHeaders } from './cors.ts';
 import { jsonResponse } from './errors/render.ts';
+import { embeddedPanel } from './panel/embedded-panel.ts';
+import { panelAssetsFrom } from './panel/panel-assets.ts';
 
 export interface WorkerEnv {
   WORKSPACE_TOKEN?: string;
@@ -74,7 +77,15 @@ function mount(env: WorkerEnv): Mounted {
   const fs = new MemoryFileSystem({ [`${WORKSPACE_ROOT}/README.md`]: WELCOME_README });
   return {
     // Workers cancels what a request leaves running: each search request gets an engine of its own.
-    app: createWorkspaceApp({ fs, root: WORKSPACE_ROOT, auth, allowedOrigins, search: { perRequest: true } }),
+    app: createWorkspaceApp({
+      fs,
+      root: WORKSPACE_ROOT,
+      auth,
+      allowedOrigins,
+      search: { perRequest: true },
+      // The panel built into this bundle by runtime/worker-build.ts (none when run from source).
+      ...(embeddedPanel ? { panel: panelAssetsFrom(embeddedPanel) } : {}),
+    }),
     allowedOrigins,
     unconfigured:
       token || noAuth
@@ -84,9 +95,12 @@ function mount(env: WorkerEnv): Mounted {
   };
 }
 
+/** What answers before the deployment is configured: liveness, preflights, and the panel's static pages (which then say what is missing). */
 function isOpenWithoutAuth(request: Request): boolean {
   if (request.method === 'OPTIONS') return true;
-  return (request.method === 'GET' || request.method === 'HEAD') && new URL(request.url).pathname === '/healthz';
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  const { pathname } = new URL(request.url);
+  return pathname === '/healthz' || pathname === '/' || pathname === '/docs' || pathname.startsWith('/panel/');
 }
 
 export default {

@@ -186,6 +186,23 @@ describe('Workers entry in workerd (WORKSPACE_TOKEN set)', () => {
     expect(await ws.json()).toEqual({ error: 'this endpoint needs a WebSocket upgrade' });
   });
 
+  it('serves the panel embedded in the bundle: the page, its hashed script, and the API reference', async () => {
+    const page = await call('/');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+    const html = await page.text();
+    const script = /src="panel\/(app-[A-Za-z0-9]+\.js)"/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    const bundle = await call(`/panel/${script}`);
+    expect(bundle.status).toBe(200);
+    expect(bundle.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect((await bundle.text()).length).toBeGreaterThan(1000);
+    const docs = await call('/docs');
+    expect(docs.status).toBe(200);
+    expect(await docs.text()).toMatch(/<script src="panel\/scalar-[A-Za-z0-9_-]+\.js"><\/script>/);
+  });
+
   it('CORS follows WORKSPACE_ALLOW_ORIGIN', async () => {
     const allowed = await call('/api/files', { method: 'OPTIONS', headers: { origin: ORIGIN } });
     expect(allowed.status).toBe(204);
@@ -202,6 +219,12 @@ describe('Workers entry without WORKSPACE_TOKEN', () => {
   function callWorker(host: 'unconfigured' | 'open', path: string, headers: Record<string, string> = {}) {
     return mf.dispatchFetch(`http://${host}.test${path}`, { headers });
   }
+
+  it('still serves the panel page, which then shows the 503 message', async () => {
+    const page = await callWorker('unconfigured', '/');
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<div id="panel" class="panel"></div>');
+  });
 
   it('refuses every API request with 503 explaining what to set, even with a guessed token', async () => {
     for (const headers of [{}, { authorization: 'Bearer tok' }] as Record<string, string>[]) {
