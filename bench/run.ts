@@ -2,7 +2,7 @@
  * `npm run bench` — measures our daemon against an anchor in the same run and prints ours / anchor / ratio.
  * Not part of CI or tests. See bench/README.md for what each figure means.
  *
- *   node --import tsx bench/run.ts [search] [search-engine] [search-first] [raw] [file] [read-page] [tree] [copy] [changes] [terminal] [echo] [rpc] [git] [projects] [health-kernel]
+ *   node --import tsx bench/run.ts [search] [search-engine] [search-first] [raw] [file] [read-page] [tree] [copy] [changes] [terminal] [echo] [rpc] [git] [projects] [health-kernel] [panel]
  *   (default: all of them)
  */
 import { spawnSync } from 'node:child_process';
@@ -17,6 +17,7 @@ import { benchChangeFeed } from './change-feed.bench.ts';
 import { benchCopy } from './copy.bench.ts';
 import { benchEcho } from './echo.bench.ts';
 import { benchGit } from './git.bench.ts';
+import { benchPanel } from './panel.bench.ts';
 import { benchKernelHealth, benchProjects } from './projects.bench.ts';
 import { benchRawStream } from './raw-stream.bench.ts';
 import { benchReadFileRps } from './read-file-rps.bench.ts';
@@ -133,6 +134,10 @@ try {
   if (wants('git')) {
     log('(git) git: /ws get_git_status, git_log 50, get_git_diff (1 MiB) vs the git command run directly (kernel repo)');
     figures.push(...(await benchGit(prepared.linuxTree, token)));
+  }
+  if (wants('panel')) {
+    log('(panel) the web panel\'s first load in headless Chromium: ours vs bare node:http serving the same files; budget 1 s, 1 MiB JS gzipped');
+    figures.push(...(await benchPanel(prepared.filesRoot, token)));
   }
 } finally {
   await closeClient();

@@ -7,10 +7,12 @@
  *   BENCH_LIMITS  optional JSON object of further limits (experiments: '{"terminalRingBytes":8388608}')
  *   BENCH_SEARCH  optional JSON of the search engine's Node options (runtime/node/search-adapters.ts), e.g.
  *                 '{"persist":true,"indexDir":"/tmp/x","eager":true}' or '{"noIndex":true}'
+ *   BENCH_PANEL   `1`: serve the web panel, built before the port is printed (the panel's first-load figure)
  *   BENCH_READY_AT  `listening`: print the port as soon as the server listens, without waiting for the watcher
  *                 (the first-query-after-start figure: a client can call from that moment)
  */
 import type { NodeSearchOptions } from '../../runtime/node/search-adapters.ts';
+import { createNodePanelAssets } from '../../runtime/node/node-panel-assets.ts';
 import { startNodeServer } from '../../runtime/node/server.ts';
 
 const root = process.env.BENCH_ROOT;
@@ -22,11 +24,14 @@ const limits = {
   ...(process.env.BENCH_LIMITS ? (JSON.parse(process.env.BENCH_LIMITS) as Record<string, number>) : {}),
 };
 
+const panel = process.env.BENCH_PANEL === '1' ? createNodePanelAssets() : undefined;
+await panel?.warm();
 const server = await startNodeServer({
   root,
   auth: { token },
   host: '127.0.0.1',
   port: 0,
+  ...(panel ? { panel } : {}),
   ...(Object.keys(limits).length > 0 ? { limits } : {}),
   ...(process.env.BENCH_SEARCH ? { searchOptions: JSON.parse(process.env.BENCH_SEARCH) as NodeSearchOptions } : {}),
 });
