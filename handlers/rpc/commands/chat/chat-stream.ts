@@ -14,10 +14,28 @@ import { chatOf } from './chat-of.ts';
 import { socketSink } from './socket-sink.ts';
 
 /** `args`: any element that is not a string makes the whole list count as absent. */
-const argList = z.array(z.unknown()).transform((list) => (list.every((item) => typeof item === 'string') ? (list as string[]) : []));
+const argList = z
+  .array(z.unknown())
+  // What a client should send; anything else is tolerated as the protocol says (the protocol document shows this).
+  .meta({ items: { type: 'string' }, description: 'extra CLI arguments; a list with any non-string element counts as absent' })
+  .transform((list) => (list.every((item) => typeof item === 'string') ? (list as string[]) : []));
 
 /** Attachments: elements without a string `name` are skipped; a `content`/`base64` that is not a string is absent. */
-const attachmentList = z.array(z.unknown()).transform((list) => list.flatMap((item) => attachmentOf(item)));
+const attachmentList = z
+  .array(z.unknown())
+  .meta({
+    items: {
+      type: 'object',
+      properties: {
+        name: { type: 'string', description: 'the file name the agent sees' },
+        content: { type: 'string', description: 'text content, or a data: URL' },
+        base64: { type: 'string', description: 'the bytes, base64' },
+      },
+      required: ['name'],
+    },
+    description: 'files handed to the agent; an element without a string name is skipped',
+  })
+  .transform((list) => list.flatMap((item) => attachmentOf(item)));
 
 export const chatStream = defineCommand({
   args: {
