@@ -85,6 +85,21 @@ describe('the /ws protocol document', () => {
     expect(commands.read_directory!.result).toEqual({ type: 'array', items: { $ref: '#/$defs/FileNode' } });
   });
 
+  it('no argument is described as "anything": every list says what its items are', () => {
+    const loose: string[] = [];
+    const visit = (node: unknown, at: string) => {
+      if (typeof node !== 'object' || node === null) return;
+      const record = node as Record<string, unknown>;
+      if (record.type === 'array' && (record.items === undefined || JSON.stringify(record.items) === '{}')) loose.push(at);
+      for (const [key, value] of Object.entries(record)) visit(value, `${at}/${key}`);
+    };
+    for (const [name, command] of Object.entries(buildProtocolDocument().commands)) visit(command.args, name);
+    expect(loose).toEqual([]);
+    expect(buildProtocolDocument().commands.chat_stream!.args).toMatchObject({
+      properties: { args: { items: { type: 'string' } }, attachments: { items: { required: ['name'] } } },
+    });
+  });
+
   it("every command's docs page and heading exist", () => {
     const markdown = readFileSync(join(projectRoot, 'docs', 'noide-protocol.md'), 'utf8');
     const slugs = [...markdown.matchAll(/^#{1,6}\s+(.*?)\s*$/gm)].map(([, heading]) =>
