@@ -750,7 +750,7 @@ class FileTree {
       if (node) this.#setActive(node);
       this.#menuFor(node, { x: event.clientX, y: event.clientY });
     });
-    this.list.addEventListener('keydown', (event) => void this.#onKey(event));
+    this.list.addEventListener('keydown', (event) => this.#onKey(event));
 
     // Files dropped from the system: onto a folder, a file's folder, or the empty space (the root).
     const targetOf = (event: DragEvent): { folder: TreeNode; element: HTMLElement } => {
@@ -782,7 +782,8 @@ class FileTree {
     });
   }
 
-  async #onKey(event: KeyboardEvent): Promise<void> {
+  /** Synchronous, so that `preventDefault` comes in time (Space and the arrows would scroll the side bar). */
+  #onKey(event: KeyboardEvent): void {
     if ((event.target as Element).closest('input')) return;
     const visible = this.#visible();
     const node = this.#active && visible.includes(this.#active) ? this.#active : undefined;
@@ -804,7 +805,7 @@ class FileTree {
         break;
       case 'ArrowRight':
         if (node?.type !== 'dir') break;
-        if (!node.expanded) await this.#expand(node);
+        if (!node.expanded) void this.#expand(node);
         else go(node.children?.[0]);
         break;
       case 'ArrowLeft':
@@ -814,17 +815,17 @@ class FileTree {
         break;
       case 'Enter':
         if (!node) break;
-        if (node.type === 'dir') await this.#toggle(node);
-        else await this.#open(node);
+        if (node.type === 'dir') void this.#toggle(node);
+        else void this.#open(node);
         break;
       case ' ':
-        if (node?.type === 'dir') await this.#toggle(node);
+        if (node?.type === 'dir') void this.#toggle(node);
         break;
       case 'F2':
         if (node) this.startRename(node);
         break;
       case 'Delete':
-        if (node) await this.remove(node);
+        if (node) void this.remove(node);
         break;
       case 'ContextMenu':
         this.#keyMenu(node);
