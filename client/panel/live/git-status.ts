@@ -1,4 +1,124 @@
+import { RpcCallError, RpcDisconnectedError } from '../../rpc-client.ts';
 import type { PanelContext } from '../shell/panel-context.ts';
+import { onGitChange } from './git-signal.ts';
 
-// Placeholder while this part is written (issue 19).
-export function mountGitStatus(_ctx: PanelContext): void {}
+/** What `get_git_status` answers (docs/noide-protocol.md#git-commands), the part the badges read. */
+interface GitStatusAnswer {
+  modified: string[];
+  staged: string[];
+  untracked: string[];
+  deleted: string[];
+  unmerged: string[];
+  stagedDetails: Record<string, string>;
+  worktreeDetails: Record<string, string>;
+}
+
+/** After a git frame (a commit, checkout…) and after file changes, read again once things are quiet. */
+const AFTER_GIT_MS = 100;
+const AFTER_CHANGE_MS = 300;
+
+/**
+ * Git badges: reads `get_git_status` over `/ws` for the root's repo (`.`) and every repo `GET /workspace/repos`
+ * lists (their paths prefixed with the repo's folder), and tells the panel `git-status` with root-relative path →
+ * one letter. Read on mount, after a git frame of the change feed, and after file changes (debounced). A root
+ * that is no repo, or a runtime without git, means no badges and no error.
+ *
+ * Codes: `!` conflict (unmerged), `A` added (staged as new, even if edited since), else the worktree's letter
+ * (`M` modified, `D` deleted, `U` untracked), else the index's (`M`, `D`, `R` renamed, `C` copied, `T` type).
+ * An untracked folder is listed once, under its folder's path (no trailing `/`).
+ */
+export function mountGitStatus(ctx: PanelContext): void {
+  let repos: string[] | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let running: Promise<void> | undefined;
+  let again = false;
+  let stopped = false;
+  let lastError = '';
+
+  const schedule = (ms: number) => {
+    if (stopped) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => void refresh(), ms);
+  };
+
+  const refresh = async (): Promise<void> => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = (async () => {
+      try {
+        repos ??= await listRepos(ctx);
+        const files = new Map<string, string>();
+        for (const repo of repos) {
+          const status = await readStatus(ctx, repo);
+          if (status) addCodes(files, repo, status);
+        }
+        lastError = '';
+        ctx.events.emit('git-status', { files });
+      } catch (error) {
+        if (error instanceof RpcDisconnectedError) return; // read again when the socket is back (onState)
+        const message = `Git status: ${(error as Error).message}`;
+        if (message !== lastError) ctx.status(message, 'error');
+        lastError = message;
+      }
+    })();
+    await running;
+    running = undefined;
+    if (again) {
+      again = false;
+      schedule(0);
+    }
+  };
+
+  onGitChange(ctx.events, () => {
+    repos = undefined; // a clone or a new repo shows as a git frame too
+    schedule(AFTER_GIT_MS);
+  });
+  ctx.events.on('fs-change', () => schedule(AFTER_CHANGE_MS));
+  ctx.events.on('unauthorized', () => {
+    stopped = true;
+    clearTimeout(timer);
+  });
+  let wasOpen = false;
+  ctx.rpc().onState((state) => {
+    if (state === 'open' && wasOpen) schedule(0); // reconnected: what happened meanwhile
+    if (state === 'open') wasOpen = true;
+  });
+  schedule(0);
+}
+
+async function listRepos(ctx: PanelContext): Promise<string[]> {
+  try {
+    const { repos } = await ctx.client.call('GET /workspace/repos');
+    return ['.', ...repos];
+  } catch {
+    return ['.']; // no repo listing on this runtime: the root's own repo still counts
+  }
+}
+
+/** A repo's status, or undefined when it is no repo (or git is not there). */
+async function readStatus(ctx: PanelContext, repo: string): Promise<GitStatusAnswer | undefined> {
+  try {
+    return (await ctx.rpc().call('get_git_status', { path: repo })) as GitStatusAnswer;
+  } catch (error) {
+    if (error instanceof RpcCallError && /not a git repository|not available/i.test(error.message)) return undefined;
+    throw error;
+  }
+}
+
+function addCodes(files: Map<string, string>, repo: string, status: GitStatusAnswer): void {
+  const prefix = repo === '.' ? '' : `${repo}/`;
+  const put = (path: string, code: string) => {
+    const key = prefix + path.replace(/\/$/, '');
+    if (!files.has(key)) files.set(key, code);
+  };
+  for (const path of status.unmerged) put(path, '!');
+  for (const [path, letter] of Object.entries(status.stagedDetails)) if (letter === 'A') put(path, 'A');
+  for (const path of status.untracked) put(path, 'U');
+  for (const [path, letter] of Object.entries(status.worktreeDetails)) put(path, letter);
+  for (const path of status.modified) put(path, 'M');
+  for (const path of status.deleted) put(path, 'D');
+  for (const [path, letter] of Object.entries(status.stagedDetails)) put(path, letter);
+  for (const path of status.staged) put(path, 'M');
+}
