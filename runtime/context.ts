@@ -143,6 +143,8 @@ export interface WorkspaceContext {
   readonly zip: ZipAdapter | undefined;
   /** Agent chat (core/chat): Node only, with a chat host. */
   readonly chat: ChatEngine | undefined;
+  /** The runtime accepts WebSocket upgrades at all (the Node server); `upgrade` is this request's, when it is one. */
+  readonly acceptsWebSockets?: boolean;
   /** Accepts a WebSocket upgrade for this request; absent when the runtime or request cannot upgrade. */
   readonly upgrade: Upgrader | undefined;
   /** Resolves a client path to an absolute real path inside the root (core/paths/resolve-inside-root.ts). */

@@ -1,5 +1,6 @@
 import { Router, type IRequest } from 'itty-router';
 import { health } from '../handlers/health.ts';
+import { capabilities } from '../handlers/capabilities.ts';
 import type { Handler, WorkspaceContext } from './context.ts';
 import { dialectGuard, type RouteAccess } from './dialect.ts';
 import { jsonResponse } from './errors/render.ts';
@@ -91,6 +92,8 @@ export const routeTable: readonly RouteRow[] = [
   { method: 'GET', path: '/', access: 'public', handler: panelPage },
   { method: 'GET', path: '/panel/:file+', access: 'public', handler: panelFile },
   { method: 'GET', path: '/docs', access: 'public', handler: apiReferencePage },
+  // what this runtime can do; needs the token like any API call (docs/architecture.md#capabilities)
+  { method: 'GET', path: '/capabilities', access: 'ori', handler: capabilities },
   // ori (docs/ori.md)
   { method: 'GET', path: '/api/files', access: 'ori', handler: listFiles },
   { method: 'GET', path: '/api/files/search', access: 'ori', handler: searchFiles },

@@ -1,4 +1,5 @@
-import { createWorkspaceClient } from '../http-client.ts';
+import type { Capabilities } from '../../handlers/capabilities.ts';
+import { createWorkspaceClient, WorkspaceClientError } from '../http-client.ts';
 import { createRpcClient, type RpcClient } from '../rpc-client.ts';
 import { mountFeatures } from './features.ts';
 import { PanelEvents } from './shell/events.ts';
@@ -38,21 +39,19 @@ export async function startPanel(root: HTMLElement): Promise<void> {
     },
   });
 
-  // One cheap guarded call says whether the token works before anything is drawn.
-  let probe: Response;
+  // One guarded call says whether the token works, before anything is drawn, and what the daemon can do here.
+  let capabilities: Capabilities;
   try {
-    probe = await client.request('GET /api/files', { query: { path: '.' } });
+    capabilities = await client.call('GET /capabilities');
   } catch (error) {
-    showUnavailable(root, `the workspace server did not answer (${(error as Error).message})`);
+    if (error instanceof WorkspaceClientError) {
+      if (error.status === 401) return; // signOut drew the sign-in screen
+      showUnavailable(root, error.message);
+    } else {
+      showUnavailable(root, `the workspace server did not answer (${(error as Error).message})`);
+    }
     return;
   }
-  if (probe.status === 401) return; // signOut drew the sign-in screen
-  if (!probe.ok) {
-    const body = (await probe.json().catch(() => ({}))) as { error?: unknown };
-    showUnavailable(root, typeof body.error === 'string' ? body.error : `${probe.status} ${probe.statusText}`);
-    return;
-  }
-  await probe.body?.cancel();
 
   let opener: ((path: string, at?: OpenAt) => Promise<void>) | undefined;
   const shell = new PanelShell(root, location.host);
@@ -60,6 +59,7 @@ export async function startPanel(root: HTMLElement): Promise<void> {
     client,
     baseUrl,
     token,
+    capabilities,
     events,
     shell,
     rpc: () => (rpcClient ??= createRpcClient({ baseUrl, ...(token === undefined ? {} : { token }) })),

@@ -68,6 +68,8 @@ export interface WorkspaceAppOptions {
   jobHost?: JobHost;
   /** `--preview-url`: an app's previewUrl pattern (`{repo}` `{app}` `{panel}` `{port}`; core/jobs/dev-servers.ts). */
   previewUrl?: string;
+  /** The runtime accepts WebSocket upgrades (the Node server says so; `/capabilities` tells clients). */
+  webSockets?: boolean;
   /** The web panel's files (Node: runtime/node/node-panel-assets.ts; Workers: embedded); absent → no panel at `/`. */
   panel?: PanelAssets;
   /** Where agents' private copies live: absolute, or relative to the root (default `.agents`). */

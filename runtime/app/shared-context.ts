@@ -78,6 +78,7 @@ export function sharedContext(options: WorkspaceAppOptions, parts: SharedContext
         healthStore: options.healthStore,
         changesAreSeen: search.changesAreSeen,
         panel: options.panel,
+        acceptsWebSockets: options.webSockets ?? false,
       };
       return shared;
     },

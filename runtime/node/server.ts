@@ -101,6 +101,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     ...(rest.healthFigures === undefined && nodeSearch !== undefined ? { healthFigures: nodeSearch.healthFigures } : {}),
     ...(rest.healthStore === undefined && nodeSearch?.healthStore !== undefined ? { healthStore: nodeSearch.healthStore } : {}),
     fs,
+    webSockets: true, // this server upgrades (./server.ts's upgrade listener)
     pty: ptys,
     processes,
     zip: new YauzlZipAdapter(),

@@ -4,6 +4,7 @@ import { rawFileQuery } from '../../handlers/api/raw-file.ts';
 import { readFileQuery } from '../../handlers/api/read-file.ts';
 import { searchFilesQuery } from '../../handlers/api/search-files.ts';
 import { writeFileBody, writeFileQuery } from '../../handlers/api/write-file.ts';
+import { capabilitiesAnswer } from '../../handlers/capabilities.ts';
 import { panelAssetParams } from '../../handlers/panel/serve-panel.ts';
 import { attachQuery } from '../../handlers/terminals/attach.ts';
 import { createTerminalBody } from '../../handlers/terminals/create.ts';
@@ -89,6 +90,11 @@ export const routeDocs = {
     summary: "the /ws protocol's JSON Schema document: frames, every command's arguments and result, events; needs no token",
     docs: 'docs/noide-protocol.md#the-protocol-document',
     responses: { 200: { description: 'the protocol document', content: { mediaType: 'application/json', schema: { type: 'object' } } } },
+  },
+  'GET /capabilities': {
+    summary: 'what this runtime can do: WebSockets, terminals, commands, git, chat, watching',
+    docs: 'docs/architecture.md#capabilities',
+    responses: json(capabilitiesAnswer),
   },
   'GET /': {
     summary: 'the web panel (an HTML page; it asks for the token itself); needs no token',

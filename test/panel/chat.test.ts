@@ -265,6 +265,8 @@ describe('chat with opencode installed', () => {
     await page.page.waitForSelector('.chat-turn:nth-child(2)[data-state="done"]');
     expect(await page.page.textContent('.chat-turn:nth-child(2) .chat-line')).toBe('hello from opencode');
     await page.screenshot('after');
+    // The browser's own line about the change feed's stream cut mid-chunk by the drop, and nothing else.
+    page.errors.splice(0, page.errors.length, ...page.errors.filter((line) => !line.includes('net::ERR_INCOMPLETE_CHUNKED_ENCODING')));
     clean(page);
   });
 });

@@ -26,6 +26,7 @@ beforeAll(async () => {
     'README.md': '# hello\n\nsecond paragraph\n',
     'notes.txt': 'alpha\nbeta\n',
     'conflict.txt': 'one\ntwo\n',
+    'live.txt': 'first\nsecond\nthird\n',
     'pic.png': PNG,
     'blob.bin': BINARY,
     'big.log': Array.from({ length: BIG_LINES }, (_, index) => bigLine(index)).join(''),
@@ -138,6 +139,30 @@ describe('editor', () => {
     expect(await onDisk('notes.txt')).toBe('alpha\nbeta gamma\ndelta ünïcode ✓\n');
     expect(await editorText()).toBe('alpha\nbeta gamma\ndelta ünïcode ✓\n');
     await panel.screenshot('saved-with-button');
+    expect(panel.errors).toEqual([]);
+    expect(panel.external).toEqual([]);
+  });
+
+  it('the live feed: a clean tab takes the disk’s version by itself, on the same line; a tab with edits shows the conflict unasked', async () => {
+    panel = await newPanelPage('editor-live');
+    const file = join(daemon.workspace.root, 'live.txt');
+    await openAt('#open=live.txt:2');
+    await panel.page.waitForSelector('#panel[data-change-feed="ready"]');
+    await panel.page.waitForFunction(() => document.querySelector('.ed-body:not([hidden]) .cm-activeLine')?.textContent === 'second');
+
+    await writeFile(file, 'first\nsecond, from disk\nthird\nfourth\n');
+    await panel.page.waitForFunction(() => document.querySelector('.ed-body:not([hidden]) .cm-activeLine')?.textContent === 'second, from disk');
+    expect(await editorText()).toBe('first\nsecond, from disk\nthird\nfourth\n');
+    expect(await panel.page.getAttribute(tab('live.txt'), 'data-dirty')).toBe('false');
+    await panel.screenshot('reloaded');
+
+    await panel.page.keyboard.type(' (mine)');
+    await panel.page.waitForSelector(`${tab('live.txt')}[data-dirty="true"]`);
+    await writeFile(file, 'theirs only\n');
+    await panel.page.waitForSelector(`${visible} .ed-conflict`);
+    expect(await panel.page.getAttribute(tab('live.txt'), 'data-disk')).toBe('changed');
+    expect(await onDisk('live.txt')).toBe('theirs only\n');
+    await panel.screenshot('conflict-unasked');
     expect(panel.errors).toEqual([]);
     expect(panel.external).toEqual([]);
   });
@@ -300,7 +325,7 @@ describe('editor', () => {
     expect(panel.external).toEqual([]);
   });
 
-  it('a missing file shows the error in its tab and in the status bar', async () => {
+  it('a missing file shows the error in its tab and in the status bar, and opens once it is created', async () => {
     panel = await newPanelPage('editor-missing');
     await openAt('#open=gone.txt');
     await panel.page.waitForSelector(`${visible} .ed-error`);
@@ -309,9 +334,13 @@ describe('editor', () => {
     expect(await panel.page.textContent('.statusbar')).toBe(await panel.page.textContent(`${visible} .ed-error p`));
     await panel.screenshot('missing');
 
-    // Created meanwhile: "Try again" opens it.
-    await writeFile(join(daemon.workspace.root, 'gone.txt'), 'back again\n');
+    // "Try again" while it is still missing: the same error, asked anew.
     await panel.page.click(`${visible} .ed-error button`);
+    await panel.page.waitForSelector(`${visible} .ed-error`);
+    expect(await panel.page.textContent(`${visible} .ed-error p`)).toBe('Could not open gone.txt: no such file');
+
+    // Created on disk meanwhile: the live feed tells the tab, which opens it by itself.
+    await writeFile(join(daemon.workspace.root, 'gone.txt'), 'back again\n');
     await panel.page.waitForFunction(() => document.querySelector('.ed-body:not([hidden]) .cm-line')?.textContent === 'back again');
     await panel.screenshot('found');
     expect(panel.errors).toEqual([]);

@@ -190,7 +190,7 @@ describe('the tree', () => {
 });
 
 describe('live updates', () => {
-  it('a file created on disk appears in the tree within a second, in an open folder too; a deleted one goes', async () => {
+  it('a file created on disk appears in the tree, in an open folder too; a deleted one goes', async () => {
     panel = await openFiles('tree-live');
     const { page } = panel;
     await page.waitForSelector('#panel[data-change-feed="ready"]');
@@ -198,26 +198,21 @@ describe('live updates', () => {
     await page.waitForSelector(item('docs/guide.md'));
     const root = daemon.workspace.root;
 
-    let started = performance.now();
+    // How fast is a benchmark's question (npm run bench -- panel: disk write → tree row, against the 1 s budget);
+    // here it is whether the row comes at all.
     await writeFile(join(root, 'fresh.txt'), 'new\n');
-    await page.waitForSelector(item('fresh.txt'), { timeout: 1000 });
-    const rootMs = performance.now() - started;
-    // (the waits' own timeouts are the one-second bound; the figures say how far from it a run was)
+    await page.waitForSelector(item('fresh.txt'));
     expect(await shownChildren(page)).toEqual(['build', 'docs', 'node_modules', 'src', 'src-link', '.gitignore', 'README.md', 'b c.txt', 'dangling', 'fresh.txt']);
 
-    started = performance.now();
     await writeFile(join(root, 'docs/added.md'), 'more\n');
-    await page.waitForSelector(item('docs/added.md'), { timeout: 1000 });
-    const nestedMs = performance.now() - started;
+    await page.waitForSelector(item('docs/added.md'));
     expect(await shownChildren(page, 'docs')).toEqual(['docs/added.md', 'docs/guide.md']);
-    expect(rootMs).toBeLessThan(1000);
-    expect(nestedMs).toBeLessThan(1000);
     await panel.screenshot('appeared');
 
     // A folder made with its contents at once (mkdir -p, then a file) shows, and opens onto them.
     await mkdir(join(root, 'made/inner'), { recursive: true });
     await writeFile(join(root, 'made/inner/x.txt'), 'x');
-    await page.waitForSelector(item('made'), { timeout: 1000 });
+    await page.waitForSelector(item('made'));
     await page.click(`${item('made')} > .tree-row`);
     await page.click(`${item('made/inner')} > .tree-row`);
     await page.waitForSelector(item('made/inner/x.txt'));
@@ -228,7 +223,6 @@ describe('live updates', () => {
     await page.waitForFunction(
       (paths) => paths.every((path) => !document.querySelector(`[role=treeitem][data-path=${JSON.stringify(path)}]`)),
       ['fresh.txt', 'docs/added.md', 'made'],
-      { timeout: 1000 },
     );
     expect(await shownChildren(page, 'docs')).toEqual(['docs/guide.md']);
     await panel.screenshot('gone');
@@ -248,7 +242,7 @@ describe('live updates', () => {
       await page.waitForSelector('#panel[data-change-feed="ready"]', { timeout: 15_000 });
       await page.waitForSelector(item('while-away.txt'));
       await writeFile(join(workspace.root, 'after.txt'), 'y');
-      await page.waitForSelector(item('after.txt'), { timeout: 1000 });
+      await page.waitForSelector(item('after.txt'));
       expect(await shownChildren(page)).toEqual(['a.txt', 'after.txt', 'while-away.txt']);
       await panel.screenshot('reconnected');
       // The browser's own lines about the refused connections while the daemon was down, and nothing else.

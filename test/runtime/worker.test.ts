@@ -186,6 +186,12 @@ describe('Workers entry in workerd (WORKSPACE_TOKEN set)', () => {
     expect(await ws.json()).toEqual({ error: 'this endpoint needs a WebSocket upgrade' });
   });
 
+  it('GET /capabilities: a Worker has no WebSockets, terminals, commands, git or chat', async () => {
+    const response = await call('/capabilities', { headers: auth });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ version: '0.1.0', webSockets: false, terminals: false, commands: false, git: false, chat: false, watching: false });
+  });
+
   it('serves the panel embedded in the bundle: the page, its hashed script, and the API reference', async () => {
     const page = await call('/');
     expect(page.status).toBe(200);

@@ -48,6 +48,13 @@ export function mountChat(ctx: PanelContext): void {
     title: 'Chat',
     element,
     onShow: () => {
+      if (!ctx.capabilities.webSockets || !ctx.capabilities.chat) {
+        element.dataset.agents = 'unavailable';
+        replaceChildren(setupNote, h('p', {}, 'Agent chat needs the daemon running on a machine, where it can start agent CLIs; this workspace server cannot.'));
+        pickers.hidden = true;
+        compose.hidden = true;
+        return;
+      }
       if (!runs) {
         runs = new ChatRuns(ctx.rpc());
         void findAgents();

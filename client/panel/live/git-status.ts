@@ -28,6 +28,8 @@ const AFTER_CHANGE_MS = 300;
  * An untracked folder is listed once, under its folder's path (no trailing `/`).
  */
 export function mountGitStatus(ctx: PanelContext): void {
+  // Git status comes over /ws from the git CLI: a runtime without either has no badges to show.
+  if (!ctx.capabilities.webSockets || !ctx.capabilities.git) return;
   let repos: string[] | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<void> | undefined;

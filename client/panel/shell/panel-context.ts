@@ -1,3 +1,4 @@
+import type { Capabilities } from '../../../handlers/capabilities.ts';
 import type { WorkspaceClient } from '../../http-client.ts';
 import type { RpcClient } from '../../rpc-client.ts';
 import type { PanelEvents } from './events.ts';
@@ -19,6 +20,8 @@ export interface PanelContext {
   /** The daemon's base URL (a gateway's base path included), no trailing slash. */
   readonly baseUrl: string;
   readonly token: string | undefined;
+  /** What the daemon can do where it runs (`GET /capabilities`): parts offer only what works. */
+  readonly capabilities: Capabilities;
   /** The one `/ws` connection the panel shares (made on first use; reconnects by itself). */
   rpc(): RpcClient;
   readonly events: PanelEvents;

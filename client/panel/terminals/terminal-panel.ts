@@ -45,21 +45,30 @@ class TerminalPane {
     });
   }
 
+  /** A runtime without a pty: no terminals at all, so nothing to start either. */
+  #unavailable(why: string): void {
+    this.#add.remove();
+    this.#ctx.shell.bottom.dataset.unavailable = 'true';
+    this.#say(`Terminals are not available on this workspace server: ${why}`);
+  }
+
   /** Lists the daemon's terminals and attaches each (in the background: the panel's start does not wait). */
   start(): void {
     void this.#load();
   }
 
   async #load(): Promise<void> {
+    const { terminals: hasPty, webSockets } = this.#ctx.capabilities;
+    if (!hasPty || !webSockets) {
+      this.#unavailable('this runtime has no pseudo-terminals');
+      return;
+    }
     let terminals: TerminalInfo[];
     try {
       terminals = (await this.#ctx.client.call('GET /terminals')).terminals;
     } catch (error) {
       if (error instanceof WorkspaceClientError && error.status === 501) {
-        // A runtime without a pty: no terminals at all, so nothing to start either.
-        this.#add.remove();
-        this.#ctx.shell.bottom.dataset.unavailable = 'true';
-        this.#say(`Terminals are not available on this workspace server: ${error.message}`);
+        this.#unavailable(error.message);
         return;
       }
       this.#add.disabled = false;

@@ -432,6 +432,7 @@ class FileTree {
   }
 
   async #exists(path: string): Promise<boolean> {
+    if (!this.ctx.capabilities.webSockets) return true; // no /ws here: the listing will tell
     try {
       return await this.ctx.rpc().call('file_exists', { path }, { timeoutMs: 5000 });
     } catch {
