@@ -137,7 +137,7 @@ try {
   }
   if (wants('panel')) {
     log('(panel) the web panel\'s first load in headless Chromium: ours vs bare node:http serving the same files; budget 1 s, 1 MiB JS gzipped');
-    figures.push(...(await benchPanel(prepared.filesRoot, token)));
+    figures.push(...(await benchPanel(token)));
   }
 } finally {
   await closeClient();
