@@ -11,7 +11,7 @@ import { tempWorkspace, TEST_TOKEN, type TempWorkspace } from '../support/worksp
 import { GIT_IDENTITY_ENV } from '../support/git-test-server.ts';
 
 /**
- * The Files view and the live feed in a real browser against a real daemon (docs/panel.md#file-tree): what the
+ * The Files view and the live feed in a real browser against a real daemon (docs/panel.md#file-tree-and-live-updates): what the
  * tree shows is what the daemon walks, what the UI does lands on disk exactly, and what happens on disk shows
  * in the tree.
  */
