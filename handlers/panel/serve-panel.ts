@@ -14,22 +14,29 @@ export const panelAssetParams = z.object({
   file: z.string().regex(/^(?:chunks\/)?[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'not a panel file'),
 });
 
-/** The page's policy: its own scripts and styles only, calls to itself only, nothing framed, no referrer. */
-const PAGE_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
+/** The page's policy, by directive: its own scripts and styles only, calls to itself only, nothing framed. */
+const PAGE_DIRECTIVES: Record<string, string> = {
+  'default-src': "'self'",
+  'script-src': "'self'",
   // CodeMirror and xterm set element styles and add <style> rules at run time.
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' blob: data:",
-  "media-src 'self' blob:",
-  "connect-src 'self' ws: wss:",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-].join('; ');
+  'style-src': "'self' 'unsafe-inline'",
+  'img-src': "'self' blob: data:",
+  'media-src': "'self' blob:",
+  // 'self' covers this origin's ws: and wss: too (CSP 3); no other host is reachable.
+  'connect-src': "'self'",
+  'frame-ancestors': "'none'",
+  'base-uri': "'none'",
+  'form-action': "'none'",
+};
 
+const policyOf = (directives: Record<string, string>) =>
+  Object.entries(directives)
+    .map(([name, value]) => `${name} ${value}`)
+    .join('; ');
+
+const PAGE_POLICY = policyOf(PAGE_DIRECTIVES);
 /** The reference renderer (Scalar) brings its fonts inline, as data: URLs; otherwise the panel's own policy. */
-const DOCS_POLICY = PAGE_POLICY.replace("img-src 'self' blob: data:", "img-src 'self' blob: data:; font-src 'self' data:");
+const DOCS_POLICY = policyOf({ ...PAGE_DIRECTIVES, 'font-src': "'self' data:" });
 
 /** `GET /`: the panel's page. Needs a trailing slash: its files are named relative to it (a gateway's base path too). */
 export async function panelPage(request: Request, ctx: WorkspaceContext): Promise<Response> {
@@ -58,8 +65,9 @@ async function serveAsset(request: Request, ctx: WorkspaceContext, name: string,
   let asset: PanelAsset | undefined;
   try {
     asset = await ctx.panel.get(name);
-  } catch (error) {
-    return jsonResponse({ error: `the web panel could not be built: ${error instanceof Error ? error.message : String(error)}` }, 503);
+  } catch {
+    // The reason (a build error, with the server's paths) is for the operator's log, not for anyone who asks.
+    return jsonResponse({ error: "the web panel could not be built; the server's log says why" }, 503);
   }
   if (!asset) return jsonResponse({ error: 'not found' }, 404);
   const headers = new Headers({

@@ -69,7 +69,7 @@ async function main(argv: string[]): Promise<void> {
   const opening = panel ? `${server.url}/` : `${server.url}/api/files`;
   if ('token' in config.auth) process.stdout.write(`${opening}?token=${encodeURIComponent(config.auth.token)}\n`);
   // Built now, while nobody waits yet, so the first page load does not (docs/panel.md#assets).
-  panel?.warm().catch((error: unknown) => process.stderr.write(`workspace-api: the web panel could not be built: ${(error as Error).message}\n`));
+  panel?.warm().catch(() => {}); // a failure is logged by the asset source itself
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {

@@ -6,15 +6,22 @@ export interface NodePanelAssets extends PanelAssets {
   warm(): Promise<PanelBuild>;
 }
 
+/** A failed build is answered from memory this long before the next request tries again. */
+const RETRY_AFTER_MS = 30_000;
+
 /**
  * The panel built in this process on first need and kept (docs/panel.md#assets): one esbuild run, ~0.3 s. A build
- * that fails is not kept, so the next request tries again (and says why meanwhile).
+ * that fails is logged (stderr, once per try) and tried again after RETRY_AFTER_MS, not on every public request.
  */
-export function createNodePanelAssets(): NodePanelAssets {
+export function createNodePanelAssets({
+  log = (line: string) => process.stderr.write(`${line}\n`),
+  build = buildPanel,
+}: { log?: (line: string) => void; build?: () => Promise<PanelBuild> } = {}): NodePanelAssets {
   let building: Promise<PanelBuild> | undefined;
   const warm = (): Promise<PanelBuild> => {
-    building ??= buildPanel().catch((error: unknown) => {
-      building = undefined;
+    building ??= build().catch((error: unknown) => {
+      log(`workspace-api: the web panel could not be built: ${error instanceof Error ? error.message : String(error)}`);
+      setTimeout(() => (building = undefined), RETRY_AFTER_MS).unref();
       throw error;
     });
     return building;
