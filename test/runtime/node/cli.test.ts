@@ -121,6 +121,11 @@ describe('workspace-api CLI', () => {
     const port = Number((await cli.waitForLine(LISTENING))[1]);
     await cli.waitForLine(/\?token=/);
     expect(cli.stdoutLines()).toEqual([`listening on http://127.0.0.1:${port}`, `http://127.0.0.1:${port}/?token=cli-secret`]);
+    // The URL printed is the panel's page (built in the process once it listens).
+    const page = await fetch(`http://127.0.0.1:${port}/?token=cli-secret`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await page.text()).toMatch(/<script type="module" src="panel\/app-[A-Za-z0-9]+\.js"><\/script>/);
 
     expect((await fetch(`http://127.0.0.1:${port}/api/files`)).status).toBe(401);
     const authorized = await fetch(`http://127.0.0.1:${port}/api/files`, { headers: { authorization: 'Bearer cli-secret' } });
@@ -130,10 +135,15 @@ describe('workspace-api CLI', () => {
     expect(await exitOf(cli)).toEqual({ code: 0, signal: null });
   });
 
-  it('--media-ticket-ttl sets how long the media tickets it mints live', async () => {
+  it('--media-ticket-ttl sets how long the media tickets it mints live; --no-panel serves no panel and prints the API URL', async () => {
     await writeFile(join(dir, 'clip.mp4'), 'video');
-    const cli = runCli(['--cwd', dir, '--port', '0', '--token', 'cli-secret', '--media-ticket-ttl', '90']);
+    const cli = runCli(['--cwd', dir, '--port', '0', '--token', 'cli-secret', '--media-ticket-ttl', '90', '--no-panel']);
     const port = Number((await cli.waitForLine(LISTENING))[1]);
+    await cli.waitForLine(/\?token=/);
+    expect(cli.stdoutLines()).toEqual([`listening on http://127.0.0.1:${port}`, `http://127.0.0.1:${port}/api/files?token=cli-secret`]);
+    const page = await fetch(`http://127.0.0.1:${port}/`);
+    expect(page.status).toBe(404);
+    expect(await page.json()).toEqual({ error: 'this server has no web panel (started with --no-panel, or mounted without one)' });
     const before = Date.now();
     const minted = await fetch(`http://127.0.0.1:${port}/workspace/media-ticket`, {
       method: 'POST',
@@ -148,7 +158,7 @@ describe('workspace-api CLI', () => {
   });
 
   it('--command-timeout and --command-output-cap reach run_command; SIGTERM kills a command still running', async () => {
-    const cli = runCli(['--cwd', dir, '--port', '0', '--token', 'cli-secret', '--command-timeout', '1', '--command-output-cap', '5']);
+    const cli = runCli(['--cwd', dir, '--port', '0', '--token', 'cli-secret', '--command-timeout', '1', '--command-output-cap', '5', '--no-panel']);
     const port = Number((await cli.waitForLine(LISTENING))[1]);
     const client = await RpcClient.connect({ url: `http://127.0.0.1:${port}` }, 'cli-secret');
     expect(await client.call('run_command', { command: 'sleep 30' })).toEqual({ id: 1, ok: false, error: 'Command timed out after 1 s' });
@@ -204,9 +214,9 @@ describe('workspace-api CLI', () => {
   });
 
   it('exits 1 with a message when the port is taken', async () => {
-    const first = runCli(['--cwd', dir, '--port', '0', '--no-auth']);
+    const first = runCli(['--cwd', dir, '--port', '0', '--no-auth', '--no-panel']);
     const port = (await first.waitForLine(LISTENING))[1]!;
-    const second = runCli(['--cwd', dir, '--port', port, '--no-auth']);
+    const second = runCli(['--cwd', dir, '--port', port, '--no-auth', '--no-panel']);
     expect((await exitOf(second)).code).toBe(1);
     expect(second.stderr()).toMatch(/cannot listen on 127\.0\.0\.1:\d+: .*EADDRINUSE/);
     first.child.kill('SIGTERM');
