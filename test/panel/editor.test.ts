@@ -29,6 +29,11 @@ beforeAll(async () => {
     'live.txt': 'first\nsecond\nthird\n',
     'pic.png': PNG,
     'blob.bin': BINARY,
+    'slow.txt': 'held back\n',
+    'other.txt': 'another file\n',
+    'compare.txt': 'base\n',
+    'a11y-one.txt': 'one\n',
+    'a11y-two.txt': 'two\n',
     'big.log': Array.from({ length: BIG_LINES }, (_, index) => bigLine(index)).join(''),
   });
 });
@@ -49,6 +54,39 @@ const visible = '.ed-body:not([hidden])';
 async function editorText(): Promise<string> {
   return panel!.page.$$eval(`${visible} .ed-content .cm-line`, (lines) => lines.map((line) => line.textContent).join('\n'));
 }
+
+/**
+ * Records, in the page, which elements ResizeObservers watch until they are disconnected. Every CodeMirror view
+ * watches its `.cm-scroller` until `destroy()`: `leakedEditors()` counts the views still alive outside the document
+ * (built for a tab or comparison no longer shown, never destroyed).
+ */
+async function trackEditors(): Promise<void> {
+  await panel!.page.addInitScript(() => {
+    const watched = new Map<ResizeObserver, Set<Element>>();
+    const observe = ResizeObserver.prototype.observe;
+    const unobserve = ResizeObserver.prototype.unobserve;
+    const disconnect = ResizeObserver.prototype.disconnect;
+    ResizeObserver.prototype.observe = function (this: ResizeObserver, target: Element, options?: ResizeObserverOptions) {
+      if (!watched.has(this)) watched.set(this, new Set());
+      watched.get(this)!.add(target);
+      return observe.call(this, target, options);
+    };
+    ResizeObserver.prototype.unobserve = function (this: ResizeObserver, target: Element) {
+      watched.get(this)?.delete(target);
+      return unobserve.call(this, target);
+    };
+    ResizeObserver.prototype.disconnect = function (this: ResizeObserver) {
+      watched.delete(this);
+      return disconnect.call(this);
+    };
+    (window as unknown as { editorViews: () => { live: number; detached: number } }).editorViews = () => {
+      const scrollers = [...watched.values()].flatMap((targets) => [...targets]).filter((target) => target.classList.contains('cm-scroller'));
+      return { live: scrollers.length, detached: scrollers.filter((target) => !target.isConnected).length };
+    };
+  });
+}
+
+const editorViews = () => panel!.page.evaluate(() => (window as unknown as { editorViews: () => { live: number; detached: number } }).editorViews());
 
 async function activeLine(): Promise<string | null> {
   return panel!.page.textContent(`${visible} .cm-activeLine`);
@@ -262,7 +300,7 @@ describe('editor', () => {
     expect(panel.external).toEqual([]);
   });
 
-  it('an image is previewed from the raw route; a binary file is offered for download', async () => {
+  it('an image is previewed, and a binary file offered for download, through media tickets: no token in any URL', async () => {
     panel = await newPanelPage('editor-media');
     await openAt('#open=pic.png');
     const image = `${visible} img.ed-image`;
@@ -270,6 +308,20 @@ describe('editor', () => {
       const img = document.querySelector<HTMLImageElement>(selector);
       return !!img && img.complete && img.naturalWidth > 0;
     }, image);
+    // The browser fetches it itself, so the URL carries a ticket for this one file, never the panel's token.
+    const src = new URL(await panel.page.$eval(image, (img) => (img as HTMLImageElement).src));
+    expect(src.pathname).toBe('/workspace/media');
+    expect(src.searchParams.get('path')).toBe('pic.png');
+    expect(src.searchParams.get('ticket')).toMatch(/^\d+\./);
+    expect(src.href).not.toContain('token=');
+    expect(src.href).not.toContain(daemon.token);
+    const imageLink = await panel.page.$eval(`${visible} .ed-media a.ed-download`, (a) => (a as HTMLAnchorElement).href);
+    expect(imageLink).toContain('ticket=');
+    expect(imageLink).not.toContain('token=');
+    const imageDownload = await fetch(imageLink);
+    expect(imageDownload.status).toBe(200);
+    expect(imageDownload.headers.get('content-disposition')).toContain('attachment');
+    expect(new Uint8Array(await imageDownload.arrayBuffer())).toEqual(new Uint8Array(PNG));
     expect(await panel.page.$eval(image, (img) => [(img as HTMLImageElement).naturalWidth, (img as HTMLImageElement).naturalHeight])).toEqual([4, 3]);
     // The caption gets the size the browser decoded.
     await panel.page.waitForFunction((text) => document.querySelector('.ed-body:not([hidden]) .ed-media-info')?.textContent === text, `${PNG.length} B · 4 × 3 px`);
@@ -284,11 +336,163 @@ describe('editor', () => {
     expect(await panel.page.getAttribute(link, 'download')).toBe('blob.bin');
     expect(await panel.page.textContent(`${visible} .ed-binary p`)).toBe('blob.bin is not text (14 B, application/octet-stream), so it is not shown here.');
     const href = await panel.page.$eval(link, (a) => (a as HTMLAnchorElement).href);
-    expect(new URL(href).pathname).toBe('/api/raw');
+    expect(new URL(href).pathname).toBe('/workspace/media');
+    expect(href).toContain('ticket=');
+    expect(href).not.toContain('token=');
+    expect(href).not.toContain(daemon.token);
+    // A plain fetch, no Authorization header: the ticket alone lets it through.
     const download = await fetch(href);
     expect(download.status).toBe(200);
+    expect(download.headers.get('content-disposition')).toContain('attachment');
     expect(new Uint8Array(await download.arrayBuffer())).toEqual(BINARY);
     await panel.screenshot('binary');
+    expect(panel.errors).toEqual([]);
+    expect(panel.external).toEqual([]);
+  });
+
+  it('a tab closed while its load is held back builds no editor when the answer comes; two quick reloads end with the newest text', async () => {
+    panel = await newPanelPage('editor-load-race');
+    await trackEditors();
+    let hold!: () => void;
+    const held = new Promise<void>((resolve) => {
+      hold = resolve;
+    });
+    let arrived!: () => void;
+    const reached = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    await panel.page.route(/\/api\/file\?path=slow\.txt/, async (route) => {
+      arrived();
+      await held;
+      await route.continue();
+    });
+    await openAt('#open=slow.txt');
+    await reached;
+    await panel.page.waitForSelector(`${tab('slow.txt')}[data-kind="loading"]`);
+    await panel.screenshot('held');
+    await panel.page.click(`${tab('slow.txt')} .ed-close`);
+    await panel.page.waitForSelector('.ed-empty:not([hidden])');
+    const answered = panel.page.waitForEvent('requestfinished', (request) => request.url().includes('/api/file?path=slow.txt'));
+    hold();
+    await answered;
+    // Another file opened afterwards (three requests in a row): the held load's answer has been handled by then.
+    await panel.page.evaluate(() => {
+      location.hash = '#open=other.txt';
+    });
+    await panel.page.waitForFunction(() => document.querySelector('.ed-body:not([hidden]) .cm-line')?.textContent === 'another file');
+    expect(await panel.page.$$eval('.ed-tab', (tabs) => tabs.map((node) => (node as HTMLElement).dataset.path))).toEqual(['other.txt']);
+    expect(await panel.page.$$eval('.cm-editor', (editors) => editors.length)).toBe(1);
+    expect(await editorViews()).toEqual({ live: 1, detached: 0 });
+    expect(await panel.page.textContent('.statusbar')).not.toContain('slow.txt');
+    await panel.screenshot('closed-then-other');
+
+    // A missing file, then created and rewritten at once: the first reload's read is answered (with the first text)
+    // only after the second change; the tab ends with the newest text.
+    await panel.page.waitForSelector('#panel[data-change-feed="ready"]');
+    const file = join(daemon.workspace.root, 'twice.txt');
+    await panel.page.evaluate(() => {
+      location.hash = '#open=twice.txt';
+    });
+    await panel.page.waitForSelector(`${visible} .ed-error`);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let firstRead!: () => void;
+    const firstReadFetched = new Promise<void>((resolve) => {
+      firstRead = resolve;
+    });
+    let reads = 0;
+    await panel.page.route(/\/api\/file\?path=twice\.txt/, async (route) => {
+      if (route.request().method() !== 'GET' || reads++ > 0) return route.continue();
+      const response = await route.fetch(); // the disk as it is now, handed over later
+      firstRead();
+      await gate;
+      await route.fulfill({ response });
+    });
+    await writeFile(file, 'first version\n');
+    await firstReadFetched;
+    await writeFile(file, 'second version, longer\n');
+    await panel.page.waitForFunction(() => document.querySelector('.ed-tab[data-path="twice.txt"]')?.getAttribute('data-kind') === 'loading');
+    release();
+    await panel.page.waitForFunction(() => document.querySelector('.ed-body:not([hidden]) .cm-line')?.textContent === 'second version, longer');
+    expect(await editorText()).toBe('second version, longer\n');
+    expect(await panel.page.getAttribute(tab('twice.txt'), 'data-dirty')).toBe('false');
+    expect((await editorViews()).detached).toBe(0);
+    await panel.screenshot('newest');
+    expect(panel.errors).toEqual([]);
+    expect(panel.external).toEqual([]);
+  });
+
+  it('a double click on Compare builds one comparison, and none is left behind', async () => {
+    panel = await newPanelPage('editor-compare-twice');
+    await trackEditors();
+    const file = join(daemon.workspace.root, 'compare.txt');
+    await openAt('#open=compare.txt:1');
+    await panel.page.waitForFunction(() => document.querySelector('.ed-body:not([hidden]) .cm-activeLine')?.textContent === 'base');
+    await panel.page.keyboard.press('End');
+    await panel.page.keyboard.type(' mine');
+    await panel.page.waitForSelector(`${tab('compare.txt')}[data-dirty="true"]`);
+    await writeFile(file, 'base\ntheirs\n');
+    await panel.page.keyboard.press('Control+s');
+    await panel.page.waitForSelector(`${visible} .ed-conflict`);
+    // The merge view's code is fetched on this first use: the second click lands while the first is being built.
+    await panel.page.dblclick(`${visible} .ed-compare-button`);
+    await panel.page.waitForSelector(`${visible} .cm-mergeView`);
+    await panel.page.waitForFunction(() => document.querySelector('.ed-body:not([hidden]) .ed-compare-button')?.getAttribute('aria-pressed') === 'true');
+    expect(await panel.page.$$eval('.cm-mergeView', (views) => views.length)).toBe(1);
+    // The tab's editor and the comparison's two sides; nothing built out of sight.
+    expect(await editorViews()).toEqual({ live: 3, detached: 0 });
+    await panel.screenshot('one-comparison');
+
+    // Keep theirs settles the conflict: the comparison goes, its views destroyed.
+    await panel.page.click(`${visible} .ed-theirs`);
+    await panel.page.waitForSelector('.cm-mergeView', { state: 'detached' });
+    expect(await editorText()).toBe('base\ntheirs\n');
+    expect(await editorViews()).toEqual({ live: 1, detached: 0 });
+    expect(panel.errors).toEqual([]);
+    expect(panel.external).toEqual([]);
+  });
+
+  it('the tab strip is one tab stop (close buttons are not), Delete closes a tab, the close confirmation is described', async () => {
+    panel = await newPanelPage('editor-a11y');
+    await openAt('#open=a11y-one.txt');
+    await panel.page.waitForFunction(() => document.querySelector('.ed-body:not([hidden]) .cm-line')?.textContent === 'one');
+    await panel.page.evaluate(() => {
+      location.hash = '#open=a11y-two.txt';
+    });
+    await panel.page.waitForFunction(() => document.querySelector('.ed-body:not([hidden]) .cm-line')?.textContent === 'two');
+    expect(await panel.page.$$eval('.ed-close', (buttons) => buttons.map((button) => button.getAttribute('tabindex')))).toEqual(['-1', '-1']);
+    // Tab from the active tab leaves the strip: neither the other tab nor a close button is a stop.
+    await panel.page.focus(`${tab('a11y-two.txt')} [role=tab]`);
+    await panel.page.keyboard.press('Shift+Tab');
+    expect(await panel.page.evaluate(() => !!document.activeElement?.closest('.ed-tabs'))).toBe(false);
+    await panel.page.focus(`${tab('a11y-two.txt')} [role=tab]`);
+    await panel.page.keyboard.press('Tab');
+    expect(await panel.page.evaluate(() => !!document.activeElement?.closest('.ed-tabs'))).toBe(false);
+
+    // Delete on the focused tab closes it.
+    await panel.page.focus(`${tab('a11y-two.txt')} [role=tab]`);
+    await panel.page.keyboard.press('Delete');
+    await panel.page.waitForSelector(tab('a11y-two.txt'), { state: 'detached' });
+    await panel.page.waitForFunction(() => document.querySelector('.ed-body:not([hidden]) .cm-line')?.textContent === 'one');
+
+    // With unsaved edits, the in-tab confirmation names its text as its description.
+    await panel.page.click(`${visible} .cm-line`);
+    await panel.page.keyboard.type('x');
+    await panel.page.waitForSelector(`${tab('a11y-one.txt')}[data-dirty="true"]`);
+    await panel.page.focus(`${tab('a11y-one.txt')} [role=tab]`);
+    await panel.page.keyboard.press('Delete');
+    const dialog = `${visible} [role=alertdialog]`;
+    await panel.page.waitForSelector(dialog);
+    const described = await panel.page.$eval(dialog, (box) => {
+      const id = box.getAttribute('aria-describedby');
+      return id ? (document.getElementById(id)?.textContent ?? null) : null;
+    });
+    expect(described).toBe('a11y-one.txt has unsaved changes.');
+    await panel.screenshot('confirm');
+    await panel.page.click(`${dialog} button >> text=Discard and close`);
+    await panel.page.waitForSelector('.ed-empty:not([hidden])');
     expect(panel.errors).toEqual([]);
     expect(panel.external).toEqual([]);
   });

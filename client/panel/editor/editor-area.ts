@@ -1,6 +1,6 @@
 /**
  * The editor area (docs/panel.md#editor): files open in tabs; text in CodeMirror, images, audio and video previewed
- * from the raw route, text above the read cap paged read-only, anything else offered for download. Saves are
+ * from the media route (a ticket in the URL, never the token), text above the read cap paged read-only, anything else offered for download. Saves are
  * conditional on the version the tab read (`If-Match`), so a file changed elsewhere is never overwritten unseen:
  * the tab shows the conflict and lets the user keep theirs, keep mine, or compare the two.
  */
@@ -48,6 +48,8 @@ interface Tab {
   line: number;
   column: number;
   loaded: Promise<void>;
+  /** Counts loads: a load whose number is no longer this one (a newer load, or the tab closed) drops its answer. */
+  loadSeq: number;
   saving?: Promise<void>;
   checking?: Promise<void>;
   recheck: boolean;
@@ -56,6 +58,8 @@ interface Tab {
   paged?: { size: number; next: number; info: HTMLElement; more: HTMLButtonElement };
   conflict?: Conflict;
   comparison?: { destroy(): void };
+  /** Set while a comparison is being built (a second click meanwhile does nothing). */
+  comparing: boolean;
 }
 
 export function mountEditor(ctx: PanelContext): void {
@@ -137,7 +141,12 @@ class EditorArea {
       tab.loaded = this.#load(tab); // opened again: perhaps it is there now
     }
     this.#activate(tab, false);
-    await tab.loaded;
+    // The latest load: one started meanwhile (a change on disk, "Try again") replaces the one awaited.
+    let loaded: Promise<void>;
+    do {
+      loaded = tab.loaded;
+      await loaded;
+    } while (loaded !== tab.loaded && this.#tabs.get(path) === tab);
     if (this.#tabs.get(path) !== tab) return;
     await this.#reveal(tab, at);
   }
@@ -153,13 +162,14 @@ class EditorArea {
       h('span', { class: 'ed-dirty', title: 'unsaved changes', 'aria-label': 'unsaved changes' }, '●'),
       h('span', { class: 'ed-disk', title: 'changed on disk', 'aria-label': 'changed on disk' }, '!'),
     );
-    const close = h('button', { type: 'button', class: 'ed-close', title: `Close ${path}`, 'aria-label': `Close ${path}` }, '×');
+    // Not a tab stop of its own: the strip is one (Delete closes the focused tab).
+    const close = h('button', { type: 'button', class: 'ed-close', tabindex: '-1', title: `Close ${path}`, 'aria-label': `Close ${path}` }, '×');
     const item = h('div', { class: 'ed-tab', role: 'presentation', 'data-path': path }, button, close);
     const notice = h('div', { class: 'ed-notice' });
     const content = h('div', { class: 'ed-content' });
     const compare = h('div', { class: 'ed-compare', hidden: true });
     const body = h('div', { class: 'ed-body', role: 'tabpanel', id: `${id}-panel`, 'aria-labelledby': button.id, 'data-path': path, hidden: true }, notice, content, compare);
-    const tab: Tab = { path, item, button, body, notice, content, compare, kind: 'loading', disk: 'same', line: 1, column: 1, loaded: Promise.resolve(), recheck: false, replacing: false };
+    const tab: Tab = { path, item, button, body, notice, content, compare, kind: 'loading', disk: 'same', line: 1, column: 1, loaded: Promise.resolve(), loadSeq: 0, comparing: false, recheck: false, replacing: false };
     button.addEventListener('click', () => this.#activate(tab, true));
     button.addEventListener('auxclick', (event) => {
       if (event.button === 1) this.#requestClose(tab);
@@ -197,10 +207,11 @@ class EditorArea {
   #requestClose(tab: Tab): void {
     if (tab.editor && tab.kind === 'text' && tab.editor.dirty) {
       this.#activate(tab, true);
+      const textId = `${tab.body.id}-confirm-text`;
       const box = h(
         'div',
-        { class: 'ed-banner ed-confirm', role: 'alertdialog', 'aria-label': 'unsaved changes' },
-        h('span', {}, `${tab.path} has unsaved changes.`),
+        { class: 'ed-banner ed-confirm', role: 'alertdialog', 'aria-label': 'unsaved changes', 'aria-describedby': textId },
+        h('span', { id: textId }, `${tab.path} has unsaved changes.`),
       );
       const discard = h('button', { type: 'button' }, 'Discard and close');
       const cancel = h('button', { type: 'button' }, 'Cancel');
@@ -218,8 +229,12 @@ class EditorArea {
   #close(tab: Tab): void {
     const order = [...this.#tabs.values()];
     const index = order.indexOf(tab);
+    tab.loadSeq++; // a load under way drops its answer
     tab.editor?.destroy();
+    tab.editor = undefined;
+    tab.paged = undefined;
     tab.comparison?.destroy();
+    tab.comparison = undefined;
     tab.item.remove();
     tab.body.remove();
     this.#tabs.delete(tab.path);
@@ -276,25 +291,38 @@ class EditorArea {
     this.#refresh(tab);
   }
 
+  /** Whether load number `seq` is still the tab's latest and the tab still open: checked after every await. */
+  #live(tab: Tab, seq: number): boolean {
+    return tab.loadSeq === seq && this.#tabs.get(tab.path) === tab;
+  }
+
+  /**
+   * (Re)loads the tab. Each load takes a new number; one that was overtaken (another load started, or the tab
+   * closed) drops whatever it was given, builds nothing, and reports nothing.
+   */
   async #load(tab: Tab): Promise<void> {
+    const seq = ++tab.loadSeq;
     this.#setContent(tab, 'loading', h('p', { class: 'ed-loading' }, 'Loading…'));
     try {
       const probe = await this.#probe(tab.path);
+      if (!this.#live(tab, seq)) return;
       if ('error' in probe) return this.#showError(tab, probe.error);
       if (!probe.present) return this.#showError(tab, 'no such file');
       const sniff = probe.size === 0 ? { contentType: null, binary: false } : await this.#sniff(tab.path, probe.size);
+      if (!this.#live(tab, seq)) return;
       if ('error' in sniff) return this.#showError(tab, sniff.error);
       const media = mediaKindOf(tab.path, sniff.contentType, sniff.binary);
-      if (media) return this.#showMedia(tab, media, probe.size);
-      if (sniff.binary) return this.#showBinary(tab, probe.size, sniff.contentType);
-      if (probe.size > TEXT_CAP) return await this.#showPaged(tab);
+      if (media) return await this.#showMedia(tab, seq, media, probe.size);
+      if (sniff.binary) return await this.#showBinary(tab, seq, probe.size, sniff.contentType);
+      if (probe.size > TEXT_CAP) return await this.#showPaged(tab, seq);
       const read = await this.#readText(tab.path);
-      if (read.ok) return await this.#showText(tab, read.content, read.etag);
-      if (read.status === 413) return await this.#showPaged(tab);
-      if (read.status === 415) return this.#showBinary(tab, probe.size, sniff.contentType);
+      if (!this.#live(tab, seq)) return;
+      if (read.ok) return await this.#showText(tab, seq, read.content, read.etag);
+      if (read.status === 413) return await this.#showPaged(tab, seq);
+      if (read.status === 415) return await this.#showBinary(tab, seq, probe.size, sniff.contentType);
       return this.#showError(tab, read.message);
     } catch (error) {
-      this.#showError(tab, (error as Error).message);
+      if (this.#live(tab, seq)) this.#showError(tab, (error as Error).message);
     }
   }
 
@@ -326,8 +354,9 @@ class EditorArea {
     return { ok: true, content: body.content, etag: response.headers.get('etag') ?? '' };
   }
 
-  async #showText(tab: Tab, content: string, etag: string): Promise<void> {
+  async #showText(tab: Tab, seq: number, content: string, etag: string): Promise<void> {
     const { CodeEditor } = await this.#codeModule();
+    if (!this.#live(tab, seq)) return;
     const host = h('div', { class: 'ed-code' });
     this.#setContent(tab, 'text', host);
     tab.etag = etag;
@@ -362,20 +391,23 @@ class EditorArea {
   }
 
   async #reveal(tab: Tab, at: OpenAt): Promise<void> {
-    if (!tab.editor) return;
+    const editor = tab.editor;
+    if (!editor) return;
     if (at.line === undefined) {
-      if (tab === this.#active) tab.editor.focus();
+      if (tab === this.#active) editor.focus();
       return;
     }
     // A paged file reads on until the line is there (or the file ends).
-    while (tab.kind === 'paged' && tab.paged && at.line > tab.editor.lineCount() && tab.paged.next < tab.paged.size) {
+    while (tab.kind === 'paged' && tab.paged && at.line > editor.lineCount() && tab.paged.next < tab.paged.size) {
       if (!(await this.#loadPage(tab))) break;
     }
-    tab.editor.goTo(at.line, at.column, tab === this.#active);
+    if (tab.editor !== editor) return; // reloaded or closed meanwhile
+    editor.goTo(at.line, at.column, tab === this.#active);
   }
 
-  async #showPaged(tab: Tab): Promise<void> {
+  async #showPaged(tab: Tab, seq: number): Promise<void> {
     const { CodeEditor } = await this.#codeModule();
+    if (!this.#live(tab, seq)) return;
     const info = h('span', { class: 'ed-paged-info' });
     const more = h('button', { type: 'button', class: 'ed-more' }, 'Load more');
     const host = h('div', { class: 'ed-code' });
@@ -391,23 +423,28 @@ class EditorArea {
   /** Reads the next window of a paged file and appends it. */
   async #loadPage(tab: Tab): Promise<boolean> {
     const paged = tab.paged;
-    if (!paged || !tab.editor) return false;
+    const editor = tab.editor;
+    if (!paged || !editor) return false;
+    const seq = tab.loadSeq;
+    // Still this page's tab, load and editor: a reload or a close meanwhile drops the answer.
+    const live = () => this.#live(tab, seq) && tab.paged === paged && tab.editor === editor;
     paged.more.disabled = true;
     try {
       const response = await this.#ctx.client.request('GET /workspace/file', { query: { path: tab.path, offset: String(paged.next), limit: String(PAGE_BYTES) } });
       if (!response.ok) {
         const message = await errorText(response);
-        if (response.status === 415 && paged.next === 0) this.#showBinary(tab, paged.size, null);
+        if (!live()) return false;
+        if (response.status === 415 && paged.next === 0) await this.#showBinary(tab, seq, paged.size, null);
         else this.#showError(tab, message);
         return false;
       }
       const window = (await response.json()) as { present: boolean; content?: string; size?: number; offset?: number; bytes?: number };
+      if (!live()) return false;
       if (!window.present || window.content === undefined) {
         this.#showError(tab, 'the file no longer exists');
         return false;
       }
-      if (tab.paged !== paged) return false;
-      tab.editor.append(window.content);
+      editor.append(window.content);
       paged.next = (window.offset ?? 0) + (window.bytes ?? 0);
       paged.size = window.size ?? paged.next;
       tab.etag = response.headers.get('etag') ?? tab.etag;
@@ -419,19 +456,38 @@ class EditorArea {
       this.#refresh(tab);
       return true;
     } catch (error) {
-      this.#ctx.status(`Could not read ${tab.path}: ${(error as Error).message}`, 'error');
+      if (live()) this.#ctx.status(`Could not read ${tab.path}: ${(error as Error).message}`, 'error');
       return false;
     } finally {
       paged.more.disabled = false;
     }
   }
 
-  #downloadLink(path: string): HTMLAnchorElement {
-    return h('a', { class: 'ed-download', href: this.#ctx.tokenUrl('/api/raw', { path }), download: baseName(path) }, `Download ${baseName(path)}`);
+  /**
+   * A media ticket for `path` (docs/intentic.md#media): `/workspace/media` URLs that the browser fetches itself
+   * (an img/video src, a download link) without the token in them — the ticket is bound to this one file and
+   * expires (an hour by default), so a copied link or the history does not carry the panel's token.
+   */
+  async #mediaUrls(path: string): Promise<{ src: string; download: string }> {
+    const { ticket } = await this.#ctx.client.call('POST /workspace/media-ticket', { body: { path } });
+    const url = (download: boolean) => {
+      const target = new URL(`${this.#ctx.baseUrl}/workspace/media`, location.href);
+      target.searchParams.set('path', path);
+      target.searchParams.set('ticket', ticket);
+      if (download) target.searchParams.set('download', '1');
+      return target.href;
+    };
+    return { src: url(false), download: url(true) };
   }
 
-  #showMedia(tab: Tab, kind: MediaKind, size: number): void {
-    const src = this.#ctx.tokenUrl('/api/raw', { path: tab.path });
+  #downloadLink(path: string, href: string): HTMLAnchorElement {
+    return h('a', { class: 'ed-download', href, download: baseName(path) }, `Download ${baseName(path)}`);
+  }
+
+  async #showMedia(tab: Tab, seq: number, kind: MediaKind, size: number): Promise<void> {
+    const urls = await this.#mediaUrls(tab.path);
+    if (!this.#live(tab, seq)) return;
+    const src = urls.src;
     const info = h('p', { class: 'ed-media-info' }, formatBytes(size));
     const element =
       kind === 'image'
@@ -451,15 +507,17 @@ class EditorArea {
       info.textContent = `${formatBytes(size)} · this browser cannot show it; download it instead.`;
       info.classList.add('ed-warn');
     });
-    this.#setContent(tab, kind, h('div', { class: 'ed-media' }, element, info, this.#downloadLink(tab.path)));
+    this.#setContent(tab, kind, h('div', { class: 'ed-media' }, element, info, this.#downloadLink(tab.path, urls.download)));
   }
 
-  #showBinary(tab: Tab, size: number, contentType: string | null): void {
+  async #showBinary(tab: Tab, seq: number, size: number, contentType: string | null): Promise<void> {
+    const urls = await this.#mediaUrls(tab.path);
+    if (!this.#live(tab, seq)) return;
     const type = contentType && !contentType.startsWith('text/') ? `, ${contentType.split(';')[0]}` : '';
     this.#setContent(
       tab,
       'binary',
-      h('div', { class: 'ed-binary' }, h('p', {}, `${tab.path} is not text (${formatBytes(size)}${type}), so it is not shown here.`), this.#downloadLink(tab.path)),
+      h('div', { class: 'ed-binary' }, h('p', {}, `${tab.path} is not text (${formatBytes(size)}${type}), so it is not shown here.`), this.#downloadLink(tab.path, urls.download)),
     );
   }
 
@@ -523,6 +581,7 @@ class EditorArea {
 
   /** Reads what is on disk now and shows the three choices in the tab. */
   async #showConflict(tab: Tab, deleted: boolean): Promise<void> {
+    const editor = tab.editor;
     let conflict: Conflict = { deleted: true };
     if (!deleted) {
       const read = await this.#readText(tab.path);
@@ -532,7 +591,7 @@ class EditorArea {
         conflict = { deleted: false, unreadable: read.message, ...('etag' in probe ? { etag: probe.etag } : {}) };
       }
     }
-    if (this.#tabs.get(tab.path) !== tab || !tab.editor) return;
+    if (this.#tabs.get(tab.path) !== tab || !editor || tab.editor !== editor) return;
     tab.conflict = conflict;
     tab.disk = conflict.deleted ? 'deleted' : 'changed';
     tab.comparison?.destroy();
@@ -606,12 +665,29 @@ class EditorArea {
       button.textContent = 'Compare';
       return;
     }
-    const theirs = tab.conflict?.theirs;
-    if (theirs === undefined || !tab.editor) return;
-    const { showComparison } = await this.#codeModule();
+    const conflict = tab.conflict;
+    const editor = tab.editor;
+    const theirs = conflict?.theirs;
+    if (theirs === undefined || !editor || tab.comparing) return; // a second click while it is being built: nothing
+    tab.comparing = true;
+    let comparison: { destroy(): void };
     const host = h('div', { class: 'ed-merge' });
+    try {
+      const { showComparison } = await this.#codeModule();
+      comparison = await showComparison(host, tab.path, theirs, editor.text());
+    } catch (error) {
+      this.#ctx.status(`Could not compare ${tab.path}: ${(error as Error).message}`, 'error');
+      return;
+    } finally {
+      tab.comparing = false;
+    }
+    // Meanwhile the conflict may have been settled (keep theirs, keep mine), replaced, or the tab closed.
+    if (this.#tabs.get(tab.path) !== tab || tab.conflict !== conflict || tab.editor !== editor || tab.comparison || !button.isConnected) {
+      comparison.destroy();
+      return;
+    }
+    tab.comparison = comparison;
     replaceChildren(tab.compare, h('div', { class: 'ed-merge-heads' }, h('span', {}, 'On disk (theirs)'), h('span', {}, 'This tab (mine)')), host);
-    tab.comparison = await showComparison(host, tab.path, theirs, tab.editor.text());
     tab.compare.hidden = false;
     tab.content.hidden = true;
     button.setAttribute('aria-pressed', 'true');
@@ -663,8 +739,10 @@ class EditorArea {
     await tab.loaded;
     while (tab.saving) await tab.saving;
     if (this.#tabs.get(tab.path) !== tab) return;
+    const seq = tab.loadSeq;
     if (tab.kind === 'paged') {
       const probe = await this.#probe(tab.path);
+      if (!this.#live(tab, seq)) return; // reloaded or closed meanwhile
       if ('error' in probe) throw new Error(probe.error);
       if (probe.present && probe.etag === tab.etag) return;
       tab.disk = probe.present ? 'changed' : 'deleted';
@@ -683,22 +761,24 @@ class EditorArea {
       tab.loaded = this.#load(tab);
       return tab.loaded;
     }
+    const editor = tab.editor;
     const probe = await this.#probe(tab.path);
+    if (!this.#live(tab, seq) || tab.editor !== editor) return;
     if ('error' in probe) throw new Error(probe.error);
     if (!probe.present) return tab.disk === 'deleted' ? undefined : this.#showConflict(tab, true);
     if (probe.etag === tab.etag) return; // the version this tab has (our own save, or nothing new)
     tab.disk = 'changed';
     this.#refresh(tab);
-    if (tab.editor.dirty || tab.conflict) return this.#showConflict(tab, false);
+    if (editor.dirty || tab.conflict) return this.#showConflict(tab, false);
     // No edits here: take the disk's version, the caret staying on its line.
     const read = await this.#readText(tab.path);
+    if (!this.#live(tab, seq) || tab.editor !== editor) return;
     if (!read.ok) {
       if (read.status === 404) return this.#showConflict(tab, true);
       tab.loaded = this.#load(tab);
       return tab.loaded;
     }
-    if (!tab.editor || this.#tabs.get(tab.path) !== tab) return;
-    if (tab.editor.dirty) return this.#showConflict(tab, false);
+    if (editor.dirty) return this.#showConflict(tab, false);
     this.#replaceFromDisk(tab, read.content, read.etag);
     tab.disk = 'changed';
     tab.note = 'reloaded from disk';
