@@ -231,6 +231,8 @@ describe('chat with opencode installed', () => {
     });
     await page.page.waitForSelector('.chat-attach:visible');
     expect(await page.page.textContent('.chat-attach code')).toBe('docs/notes.txt');
+    // The editor opens the file the address names too, and takes the focus once it is shown: let it, before typing.
+    await page.page.waitForSelector('.editor-area .cm-content');
     await page.page.check('.chat-attach input');
     await sendMessage(page, 'hello with a file');
     await page.page.waitForSelector('.chat-turn[data-state="done"]');

@@ -138,6 +138,30 @@ describe('quick open', () => {
   });
 });
 
+describe('the side bar views', () => {
+  it('their tab list is one tab stop: arrows, Home and End move along the tabs and show each view', async () => {
+    const p = await open('side-tabs-keys');
+    const tabState = () => [...document.querySelectorAll('.side-tabs [role=tab]')].map((tab) => `${tab.id}:${tab.getAttribute('tabindex')}:${tab.getAttribute('aria-selected')}`);
+    expect(await p.page.evaluate(tabState)).toEqual(['tab-files:0:true', 'tab-search:-1:false', 'tab-chat:-1:false']);
+    await p.page.focus('#tab-files');
+    await p.page.keyboard.press('ArrowRight');
+    expect(await p.page.evaluate(() => document.activeElement?.id)).toBe('tab-search');
+    expect(await p.page.evaluate(tabState)).toEqual(['tab-files:-1:false', 'tab-search:0:true', 'tab-chat:-1:false']);
+    expect(await p.page.isVisible('#view-search')).toBe(true);
+    await p.page.keyboard.press('End');
+    expect(await p.page.evaluate(() => document.activeElement?.id)).toBe('tab-chat');
+    await p.page.keyboard.press('ArrowRight'); // wraps
+    expect(await p.page.evaluate(() => document.activeElement?.id)).toBe('tab-files');
+    await p.page.keyboard.press('ArrowLeft');
+    expect(await p.page.evaluate(() => document.activeElement?.id)).toBe('tab-chat');
+    await p.page.keyboard.press('Home');
+    expect(await p.page.evaluate(tabState)).toEqual(['tab-files:0:true', 'tab-search:-1:false', 'tab-chat:-1:false']);
+    expect(await p.page.evaluate(() => document.activeElement?.id)).toBe('tab-files');
+    await p.screenshot('files-again');
+    clean(p);
+  });
+});
+
 async function openSearchView(name: string): Promise<PanelPage> {
   const p = await open(name);
   await p.page.click('#tab-search');

@@ -52,6 +52,30 @@ describe('sign-in', () => {
     await panel.screenshot('refused');
     expect(panel.errors.filter((line) => !line.includes('401'))).toEqual([]);
   });
+
+  it('a token refused later (the daemon answers 401 mid-session) reloads to the sign-in screen: nothing of the session is left', async () => {
+    panel = await newPanelPage('sign-in-refused-later');
+    const { page } = panel;
+    await openPanel(panel, daemon.signInUrl);
+    await page.evaluate(() => Object.assign(window, { oldSession: true }));
+    // From now on the daemon refuses every call but the page and its files (as after a restart with another token).
+    await page.route(
+      (url) => url.pathname !== '/' && !url.pathname.startsWith('/panel/'),
+      (route) => route.fulfill({ status: 401, contentType: 'application/json', body: '{"error":"unauthorized"}' }),
+    );
+    // Quick open asks the daemon at once: the refusal.
+    await page.keyboard.press('Control+p');
+    await page.waitForSelector('.sign-in[data-reason="refused"]');
+    expect(await page.textContent('.sign-in-reason')).toBe('The token this page had was refused.');
+    // A fresh page (the old one's listeners, streams and dialogs went with it), and the token is forgotten.
+    expect(await page.evaluate(() => 'oldSession' in window)).toBe(false);
+    expect(await page.evaluate(() => sessionStorage.getItem('workspace-api.token'))).toBeNull();
+    await panel.screenshot('refused-later');
+    await page.keyboard.press('Control+p');
+    expect(await page.evaluate(() => document.querySelectorAll('dialog').length)).toBe(0);
+    expect(await page.$('#panel[data-ready]')).toBeNull();
+    expect(panel.errors.filter((line) => !line.includes('401'))).toEqual([]);
+  });
 });
 
 describe('the pages themselves', () => {

@@ -225,6 +225,33 @@ describe('terminals', () => {
     expect(panel.external).toEqual([]);
   });
 
+  it('keys typed in a terminal are its own: Ctrl-P and Ctrl-Shift-F reach the program, not quick open or search; Delete on a tab closes it', async () => {
+    panel = await newPanelPage('terminals-keys');
+    const { page } = panel;
+    await openPanel(panel, daemon.signInUrl);
+    await page.waitForSelector('.bottom[data-loaded="true"]');
+    await newTerminal(page, 'panel-1');
+    // `cat -v` shows control characters as text: Ctrl-P arrives as ^P.
+    await typeLine(page, 'panel-1', 'cat -v');
+    await page.keyboard.press('Control+p');
+    await page.keyboard.press('Enter');
+    await waitForScreen(page, 'panel-1', '^P', 2); // the tty's echo and cat's line
+    expect(await page.evaluate(() => document.querySelector<HTMLDialogElement>('dialog.quick-open')?.open ?? false)).toBe(false);
+    await page.keyboard.press('Control+Shift+F');
+    expect(await page.getAttribute('#tab-search', 'aria-selected')).toBe('false');
+    expect(await page.evaluate(() => document.activeElement?.classList.contains('xterm-helper-textarea'))).toBe(true);
+    await page.keyboard.press('Control+c');
+    await panel.screenshot('ctrl-p-in-terminal');
+
+    // The close button is no tab stop in the tab list; Delete on the focused tab ends the terminal.
+    expect(await page.getAttribute(`${tabOf('panel-1')} + .terminal-close`, 'tabindex')).toBe('-1');
+    await page.focus(tabOf('panel-1'));
+    await page.keyboard.press('Delete');
+    await page.waitForSelector(tabOf('panel-1'), { state: 'detached' });
+    expect((await listed()).map((info) => info.name)).toEqual([]);
+    expect(panel.errors).toEqual([]);
+  });
+
   it('the pty follows the pane: a smaller window, a smaller terminal', async () => {
     panel = await newPanelPage('terminals-resize', { width: 1280, height: 900 });
     await openPanel(panel, daemon.signInUrl);

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -320,14 +320,16 @@ describe('actions', () => {
     // Delete asks first; Cancel keeps it, Delete removes it.
     await page.focus(item('dir2'));
     await page.keyboard.press('Delete');
-    await page.waitForSelector('dialog.tree-dialog[open]');
-    expect(await page.textContent('dialog.tree-dialog h2')).toBe('Delete dir2?');
+    await page.waitForSelector('dialog.confirm-dialog[open]');
+    expect(await page.textContent('dialog.confirm-dialog h2')).toBe('Delete dir2?');
+    // A destructive question starts on Cancel: an Enter by habit deletes nothing.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
     await panel.screenshot('confirm-delete');
-    await page.click('dialog.tree-dialog button:has-text("Cancel")');
-    await page.waitForSelector('dialog.tree-dialog', { state: 'detached' });
+    await page.click('dialog.confirm-dialog button:has-text("Cancel")');
+    await page.waitForSelector('dialog.confirm-dialog', { state: 'detached' });
     expect(existsSync(join(root, 'dir2'))).toBe(true);
     await page.keyboard.press('Delete');
-    await page.click('dialog.tree-dialog button:has-text("Delete")');
+    await page.click('dialog.confirm-dialog button:has-text("Delete")');
     await page.waitForSelector(item('dir2'), { state: 'detached' });
     expect(await tops()).toEqual(['dir', 'first.txt', 'made']);
     expect(await shownChildren(page)).toEqual(['dir', 'made', 'first.txt']);
@@ -371,14 +373,14 @@ describe('actions', () => {
         { name, text, selector: item('inbox/hello.txt') },
       );
     await drop('keep.txt', 'replaced\n');
-    await page.waitForSelector('dialog.tree-dialog[open]');
-    expect(await page.textContent('dialog.tree-dialog h2')).toBe('Replace keep.txt?');
+    await page.waitForSelector('dialog.confirm-dialog[open]');
+    expect(await page.textContent('dialog.confirm-dialog h2')).toBe('Replace keep.txt?');
     await panel.screenshot('replace-asked');
-    await page.click('dialog.tree-dialog button:has-text("Cancel")');
-    await page.waitForSelector('dialog.tree-dialog', { state: 'detached' });
+    await page.click('dialog.confirm-dialog button:has-text("Cancel")');
+    await page.waitForSelector('dialog.confirm-dialog', { state: 'detached' });
     expect(await readFile(join(target.workspace.root, 'inbox/keep.txt'), 'utf8')).toBe('keep\n');
     await drop('keep.txt', 'replaced\n');
-    await page.click('dialog.tree-dialog button:has-text("Replace")');
+    await page.click('dialog.confirm-dialog button:has-text("Replace")');
     await page.waitForFunction(() => document.querySelector('.statusbar')?.textContent === 'Uploaded 1 file to inbox');
     expect(await readFile(join(target.workspace.root, 'inbox/keep.txt'), 'utf8')).toBe('replaced\n');
   });
@@ -417,6 +419,31 @@ describe('git badges', () => {
     expect(await badge('src/tracked.ts')).toBe('');
     expect(await badge('src')).toBe('');
     await panel.screenshot('committed');
+  });
+
+  it('a file written without pause still gets its badge: changes postpone the git read at most ~2 s', async () => {
+    const workspace = await tempWorkspace({ 'busy.log': 'start\n', 'README.md': '# r\n' });
+    const root = workspace.root;
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: root, env: { ...process.env, ...GIT_IDENTITY_ENV } });
+    git('init', '-q', '-b', 'main');
+    git('add', '.');
+    git('commit', '-q', '-m', 'first');
+    const target = await ownDaemonOn(workspace);
+    panel = await openFiles('tree-git-steady', target.signInUrl);
+    const { page } = panel;
+    await page.waitForSelector('.file-tree[data-git="clean"]');
+    await page.waitForSelector('#panel[data-change-feed="ready"]');
+    // A steady writer: a line every 80 ms, each one a change event, never 300 ms of quiet.
+    let lines = 0;
+    const writer = setInterval(() => void appendFile(join(root, 'busy.log'), `line ${++lines}\n`), 80);
+    try {
+      await page.waitForSelector(`${item('busy.log')} > .tree-row > .tree-badge[data-code="M"]`, { timeout: 6000 });
+      expect(lines).toBeGreaterThan(5); // it came while the writes went on
+    } finally {
+      clearInterval(writer);
+    }
+    await panel.screenshot('badge-while-writing');
+    expect(panel.errors).toEqual([]);
   });
 
   it('not a repo: no badges and no error', async () => {

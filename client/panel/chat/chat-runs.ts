@@ -6,6 +6,7 @@
  * would only be dropped.
  */
 import { RpcCallError, type RpcClient } from '../../rpc-client.ts';
+import { messageOf } from '../shared/errors.ts';
 
 /** The agent CLIs the daemon runs for chat: `chat_stream` takes exactly these (anything else is `Unsupported chat agent`). */
 export const CHAT_AGENTS = ['opencode', 'kilo'] as const;
@@ -132,7 +133,7 @@ export class ChatRuns {
           run.handlers.afterInterruption?.(
             answer.cancelled ? 'the run was stopped on the daemon once the connection was back' : 'the daemon had no running process left for it',
           ),
-        (error: unknown) => run.handlers.afterInterruption?.(`could not stop the run on the daemon: ${(error as Error).message}`),
+        (error: unknown) => run.handlers.afterInterruption?.(`could not stop the run on the daemon: ${messageOf(error)}`),
       );
     }
   }

@@ -4,8 +4,9 @@
  * Everything goes over the shared `/ws` client (docs/noide-protocol.md#agent-chat) through ./chat-runs.ts.
  * Output is text only: every line lands in `textContent`, never in HTML.
  */
-import { RpcCallError } from '../../rpc-client.ts';
 import { h, replaceChildren } from '../dom.ts';
+import { messageOf } from '../shared/errors.ts';
+import { parseOpenAddress } from '../shell/address.ts';
 import type { PanelContext } from '../shell/panel-context.ts';
 import { CHAT_AGENTS, ChatRuns, type ChatAgentName, type ChatEnd } from './chat-runs.ts';
 import './chat.css';
@@ -42,6 +43,8 @@ export function mountChat(ctx: PanelContext): void {
   let runs: ChatRuns | undefined;
   let current: { id: string } | undefined;
   const modelLists = new Map<ChatAgentName, Promise<Model[]>>();
+  /** Each showModels call's number: only the latest one fills the model picker (A→B→A while A's list loads). */
+  let modelsShown = 0;
 
   ctx.shell.addView({
     id: 'chat',
@@ -96,6 +99,7 @@ export function mountChat(ctx: PanelContext): void {
   }
 
   async function showModels(agent: ChatAgentName): Promise<void> {
+    const shown = ++modelsShown;
     replaceChildren(modelSelect, h('option', { value: '' }, 'Default model'));
     modelsNote.hidden = false;
     modelsNote.classList.remove('chat-error');
@@ -110,27 +114,21 @@ export function mountChat(ctx: PanelContext): void {
     }
     try {
       const models = await list;
-      if (agentSelect.value !== agent) return;
+      if (shown !== modelsShown) return;
       modelSelect.append(...models.map((model) => h('option', { value: model.id }, model.label)));
       modelsNote.hidden = true;
       element.dataset.models = 'ready';
     } catch (error) {
-      if (agentSelect.value !== agent) return;
+      if (shown !== modelsShown) return;
       modelsNote.classList.add('chat-error');
       modelsNote.textContent = `Could not list ${agent}'s models: ${messageOf(error)}. Messages use the CLI's default model.`;
       element.dataset.models = 'failed';
     }
   }
 
-  /** The file the address says is open (`#open=<path>:<line>`, set by ctx.openFile), if any. */
+  /** The file the address says is open (`#open=<path>[:line[:col]]`, shell/address.ts), if any. */
   function openPath(): string | undefined {
-    const match = /^#open=([^:]+)(?::\d+)?$/.exec(location.hash);
-    if (!match) return undefined;
-    try {
-      return decodeURIComponent(match[1]!);
-    } catch {
-      return undefined;
-    }
+    return parseOpenAddress(location.hash)?.path;
   }
 
   function showAttachable(): void {
@@ -259,9 +257,4 @@ export function mountChat(ctx: PanelContext): void {
   });
   agentSelect.addEventListener('change', () => void showModels(agentSelect.value as ChatAgentName));
   recheck.addEventListener('click', () => void findAgents());
-}
-
-function messageOf(error: unknown): string {
-  if (error instanceof RpcCallError) return error.message;
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,6 +1,7 @@
+import { messageOf } from '../shared/errors.ts';
+import { relativePath } from '../shared/paths.ts';
 import type { PanelContext } from '../shell/panel-context.ts';
 import { eventStreamData } from './event-stream.ts';
-import { emitGitChange } from './git-signal.ts';
 
 /** One frame of `GET /workspace-files/changes` (docs/workspace-files.md#changes). */
 type Frame =
@@ -62,7 +63,7 @@ async function run(ctx: PanelContext, signal: AbortSignal): Promise<void> {
           const path = relativePath(rootPath, frame.change.absolutePath);
           if (path === undefined) continue;
           if (path === '.git' || path.endsWith('/.git')) {
-            emitGitChange(ctx.events, path === '.git' ? '.' : path.slice(0, -'/.git'.length));
+            ctx.events.emit('git-change', { repo: path === '.git' ? '.' : path.slice(0, -'/.git'.length) });
             continue;
           }
           if (frame.change.absent) {
@@ -76,7 +77,7 @@ async function run(ctx: PanelContext, signal: AbortSignal): Promise<void> {
       }
     } catch (error) {
       if (signal.aborted) return;
-      if (!lost) ctx.status(`Live updates lost (${(error as Error).message}); reconnecting…`, 'error');
+      if (!lost) ctx.status(`Live updates lost (${messageOf(error)}); reconnecting…`, 'error');
       lost = true;
     }
     if (signal.aborted) return;
@@ -104,15 +105,6 @@ function parseFrame(data: string): Frame | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** `absolute` as a root-relative path with `/`, or undefined for the root itself and anything outside it. */
-export function relativePath(root: string, absolute: string): string | undefined {
-  const base = root.replace(/[\\/]+$/, '');
-  const sep = absolute.includes('\\') && !absolute.includes('/') ? '\\' : '/';
-  if (!absolute.startsWith(base + sep)) return undefined;
-  const rest = absolute.slice(base.length + 1).split(sep).join('/');
-  return rest === '' ? undefined : rest;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

@@ -1,6 +1,8 @@
+import { WorkspaceClientError } from '../../http-client.ts';
 import { RpcCallError, RpcDisconnectedError } from '../../rpc-client.ts';
+import { debounce } from '../shared/debounce.ts';
+import { messageOf } from '../shared/errors.ts';
 import type { PanelContext } from '../shell/panel-context.ts';
-import { onGitChange } from './git-signal.ts';
 
 /** What `get_git_status` answers (docs/noide-protocol.md#git-commands), the part the badges read. */
 interface GitStatusAnswer {
@@ -16,11 +18,14 @@ interface GitStatusAnswer {
 /** After a git frame (a commit, checkout…) and after file changes, read again once things are quiet. */
 const AFTER_GIT_MS = 100;
 const AFTER_CHANGE_MS = 300;
+/** A steady writer (a log, a build) never leaves things quiet: badges are read at least this often meanwhile. */
+const MAX_WAIT_MS = 2000;
 
 /**
  * Git badges: reads `get_git_status` over `/ws` for the root's repo (`.`) and every repo `GET /workspace/repos`
  * lists (their paths prefixed with the repo's folder), and tells the panel `git-status` with root-relative path →
- * one letter. Read on mount, after a git frame of the change feed, and after file changes (debounced). A root
+ * one letter. Read on mount, after a git frame of the change feed, and after file changes (debounced, but never
+ * postponed more than 2 s). A root
  * that is no repo, or a runtime without git, means no badges and no error.
  *
  * Codes: `!` conflict (unmerged), `A` added (staged as new, even if edited since), else the worktree's letter
@@ -31,16 +36,14 @@ export function mountGitStatus(ctx: PanelContext): void {
   // Git status comes over /ws from the git CLI: a runtime without either has no badges to show.
   if (!ctx.capabilities.webSockets || !ctx.capabilities.git) return;
   let repos: string[] | undefined;
-  let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = false;
   let lastError = '';
 
+  const later = debounce(() => void refresh(), AFTER_CHANGE_MS, { maxWaitMs: MAX_WAIT_MS });
   const schedule = (ms: number) => {
-    if (stopped) return;
-    clearTimeout(timer);
-    timer = setTimeout(() => void refresh(), ms);
+    if (!stopped) later.schedule(ms);
   };
 
   const refresh = async (): Promise<void> => {
@@ -60,7 +63,7 @@ export function mountGitStatus(ctx: PanelContext): void {
         ctx.events.emit('git-status', { files });
       } catch (error) {
         if (error instanceof RpcDisconnectedError) return; // read again when the socket is back (onState)
-        const message = `Git status: ${(error as Error).message}`;
+        const message = `Git status: ${messageOf(error)}`;
         if (message !== lastError) ctx.status(message, 'error');
         lastError = message;
       }
@@ -73,14 +76,14 @@ export function mountGitStatus(ctx: PanelContext): void {
     }
   };
 
-  onGitChange(ctx.events, () => {
+  ctx.events.on('git-change', () => {
     repos = undefined; // a clone or a new repo shows as a git frame too
     schedule(AFTER_GIT_MS);
   });
   ctx.events.on('fs-change', () => schedule(AFTER_CHANGE_MS));
   ctx.events.on('unauthorized', () => {
     stopped = true;
-    clearTimeout(timer);
+    later.cancel();
   });
   let wasOpen = false;
   ctx.rpc().onState((state) => {
@@ -94,8 +97,12 @@ async function listRepos(ctx: PanelContext): Promise<string[]> {
   try {
     const { repos } = await ctx.client.call('GET /workspace/repos');
     return ['.', ...repos];
-  } catch {
-    return ['.']; // no repo listing on this runtime: the root's own repo still counts
+  } catch (error) {
+    // No repo listing on this runtime (404, 501): the root's own repo still counts. Anything else is said.
+    if (!(error instanceof WorkspaceClientError && (error.status === 404 || error.status === 501 || error.status === 401))) {
+      ctx.status(`Git status: could not list the repositories (${messageOf(error)}); showing the root's only`, 'error');
+    }
+    return ['.'];
   }
 }
 

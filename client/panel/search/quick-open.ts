@@ -1,7 +1,11 @@
 import type { HttpAnswer } from '../../http-client.ts';
 import { h, replaceChildren } from '../dom.ts';
 import type { PanelContext } from '../shell/panel-context.ts';
-import { isAbort, messageOf } from './search-common.ts';
+import { debounce } from '../shared/debounce.ts';
+import { messageOf } from '../shared/errors.ts';
+import { nameAndFolder } from '../shared/paths.ts';
+import { inTerminal } from '../shell/keys.ts';
+import { isAbort } from './search-common.ts';
 import './search.css';
 
 type FoundFile = HttpAnswer<'GET /api/files/search'>['files'][number];
@@ -25,6 +29,7 @@ export function mountQuickOpen(ctx: PanelContext): void {
     'keydown',
     (event) => {
       if (!(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey || event.key.toLowerCase() !== 'p') return;
+      if (inTerminal(event.target)) return; // a terminal's own key (Ctrl-P: the shell's previous command)
       event.preventDefault();
       event.stopPropagation();
       palette.open();
@@ -41,7 +46,7 @@ class QuickOpen {
   readonly #message: HTMLElement;
   #files: FoundFile[] = [];
   #active = -1;
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  readonly #typing = debounce(() => void this.#search(), DEBOUNCE_MS);
   #request: AbortController | undefined;
   #returnFocus: HTMLElement | null = null;
 
@@ -64,7 +69,7 @@ class QuickOpen {
     this.#dialog = h('dialog', { class: 'quick-open', role: 'dialog', 'aria-label': 'Go to file', 'aria-modal': 'true' }, this.#input, this.#message, this.#list);
     document.body.append(this.#dialog);
 
-    this.#input.addEventListener('input', () => this.#schedule());
+    this.#input.addEventListener('input', () => this.#typing.schedule());
     this.#input.addEventListener('keydown', (event) => this.#onKey(event));
     // The dialog's own Escape (a `cancel`): close our way, focus returned.
     this.#dialog.addEventListener('cancel', (event) => {
@@ -93,7 +98,7 @@ class QuickOpen {
   }
 
   close(): void {
-    clearTimeout(this.#timer);
+    this.#typing.cancel();
     this.#request?.abort();
     if (this.#dialog.open) this.#dialog.close();
     this.#input.setAttribute('aria-expanded', 'false');
@@ -101,14 +106,9 @@ class QuickOpen {
     this.#returnFocus = null;
   }
 
-  #schedule(): void {
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => void this.#search(), DEBOUNCE_MS);
-  }
-
   /** Asks for the input's files; true once they are shown (false: a newer query took over, or it failed). */
   async #search(): Promise<boolean> {
-    clearTimeout(this.#timer);
+    this.#typing.cancel();
     this.#request?.abort();
     const request = (this.#request = new AbortController());
     const typed = this.#input.value;
@@ -143,8 +143,7 @@ class QuickOpen {
   }
 
   #option(file: FoundFile, index: number): HTMLLIElement {
-    const slash = file.relPath.lastIndexOf('/');
-    const folder = slash < 0 ? '' : file.relPath.slice(0, slash);
+    const { folder } = nameAndFolder(file.relPath);
     return h(
       'li',
       { class: 'quick-open-option', role: 'option', id: `quick-open-option-${index}`, 'aria-selected': 'false', 'data-index': index, 'data-path': file.relPath, title: file.relPath },

@@ -5,11 +5,6 @@ export function isAbort(error: unknown): boolean {
   return error instanceof DOMException && error.name === 'AbortError';
 }
 
-/** The text to show for a failure: the daemon's own message (WorkspaceClientError carries it), else the error's. */
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /**
  * `text` with each span (UTF-16 offsets, in order) wrapped in `<mark>`. Spans out of range, empty, or overlapping
  * the one before are clamped or skipped, so a surprising answer still draws the line itself.

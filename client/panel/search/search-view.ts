@@ -1,7 +1,11 @@
 import type { HttpAnswer, HttpInput } from '../../http-client.ts';
 import { h, replaceChildren } from '../dom.ts';
 import type { PanelContext } from '../shell/panel-context.ts';
-import { highlighted, isAbort, messageOf } from './search-common.ts';
+import { debounce } from '../shared/debounce.ts';
+import { messageOf } from '../shared/errors.ts';
+import { nameAndFolder } from '../shared/paths.ts';
+import { inTerminal } from '../shell/keys.ts';
+import { highlighted, isAbort } from './search-common.ts';
 import './search.css';
 
 type Answer = HttpAnswer<'GET /workspace/search'>;
@@ -43,6 +47,7 @@ export function mountSearch(ctx: PanelContext): void {
     'keydown',
     (event) => {
       if (!(event.ctrlKey || event.metaKey) || !event.shiftKey || event.altKey || event.key.toLowerCase() !== 'f') return;
+      if (inTerminal(event.target)) return; // the terminal's key
       event.preventDefault();
       event.stopPropagation();
       ctx.shell.showView('search');
@@ -66,7 +71,7 @@ class SearchView {
   readonly #notes: HTMLElement;
   readonly #results: HTMLOListElement;
   readonly #more: HTMLButtonElement;
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  readonly #typing = debounce(() => void this.#search(), DEBOUNCE_MS);
   #request: AbortController | undefined;
   /** The parameters of the answer on screen: a cursor is only good for the very query it came from. */
   #shownQuery: Query | undefined;
@@ -100,7 +105,7 @@ class SearchView {
     // Enter searches at once (a form with two text fields and no submit button never submits by itself).
     form.addEventListener('submit', (event) => event.preventDefault());
     for (const input of [this.#query, this.#include]) {
-      input.addEventListener('input', () => this.#schedule());
+      input.addEventListener('input', () => this.#typing.schedule());
       input.addEventListener('keydown', (event) => {
         if (event.key !== 'Enter' || event.isComposing) return;
         event.preventDefault();
@@ -144,11 +149,6 @@ class SearchView {
     this.#query.placeholder = MODES.find((entry) => entry.mode === mode)?.placeholder ?? 'Search';
   }
 
-  #schedule(): void {
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => void this.#search(), DEBOUNCE_MS);
-  }
-
   #params(): Query {
     const mode = this.#mode.value as Mode;
     const query: Query = { query: this.#query.value, mode, limit: String(PAGE_FILES) };
@@ -163,7 +163,7 @@ class SearchView {
 
   /** A fresh search from the form: the answer replaces what is shown. */
   async #search(): Promise<void> {
-    clearTimeout(this.#timer);
+    this.#typing.cancel();
     this.#request?.abort();
     const params = this.#params();
     // The route wants 2–512 characters; fewer than 2 is someone still typing, not an error to show.
@@ -257,9 +257,7 @@ class SearchView {
   }
 
   #group(group: Group, mode: Mode): HTMLLIElement {
-    const slash = group.path.lastIndexOf('/');
-    const name = group.path.slice(slash + 1);
-    const folder = slash < 0 ? '' : group.path.slice(0, slash);
+    const { name, folder } = nameAndFolder(group.path);
     return h(
       'li',
       { class: 'search-group', 'data-path': group.path },

@@ -4,7 +4,12 @@ export interface PanelEventMap {
   'fs-change': { path: string; kind: 'created' | 'modified' | 'deleted' | 'renamed' | 'resync'; from?: string };
   /** Git status of the workspace, root-relative path → a short code (`M`, `A`, `?`, `D`, …). */
   'git-status': { files: ReadonlyMap<string, string> };
-  /** The sign-in expired or was refused mid-session. */
+  /**
+   * A repo's `.git` changed (a commit, checkout, stash…): read git status again. `repo` is the repo's root-relative
+   * folder (`.` for the root's own). Told by the change feed, heard by the git badges.
+   */
+  'git-change': { repo: string };
+  /** A call was refused (401): the token is missing, wrong, or no longer the daemon's. The shell signs out. */
   'unauthorized': { message: string };
 }
 

@@ -28,6 +28,7 @@ export class PanelShell {
     this.root = root;
     root.classList.add('panel');
     this.topbar.append(h('span', { class: 'brand' }, title), this.topbarActions);
+    this.sideTabs.addEventListener('keydown', (event) => this.#onTabKey(event));
     replaceChildren(
       root,
       this.topbar,
@@ -37,7 +38,7 @@ export class PanelShell {
   }
 
   addView(view: SideView): void {
-    const tab = h('button', { class: 'side-tab', role: 'tab', id: `tab-${view.id}`, 'aria-controls': `view-${view.id}`, 'aria-selected': 'false', type: 'button' }, view.title);
+    const tab = h('button', { class: 'side-tab', role: 'tab', id: `tab-${view.id}`, 'aria-controls': `view-${view.id}`, 'aria-selected': 'false', tabindex: '-1', type: 'button' }, view.title);
     tab.addEventListener('click', () => this.showView(view.id));
     view.element.id = `view-${view.id}`;
     view.element.classList.add('side-view');
@@ -55,8 +56,27 @@ export class PanelShell {
       const shown = key === id;
       view.element.hidden = !shown;
       tab.setAttribute('aria-selected', String(shown));
+      tab.tabIndex = shown ? 0 : -1;
       if (shown) view.onShow?.();
     }
+  }
+
+  /** The tab list is one tab stop (the shown view's tab): arrows (wrapping), Home and End show and focus another. */
+  #onTabKey(event: KeyboardEvent): void {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    const entries = [...this.#views.values()];
+    const index = entries.findIndex(({ tab }) => tab === event.target);
+    if (index < 0) return;
+    const to =
+      event.key === 'ArrowRight' || event.key === 'ArrowDown' ? entries[(index + 1) % entries.length]
+      : event.key === 'ArrowLeft' || event.key === 'ArrowUp' ? entries[(index - 1 + entries.length) % entries.length]
+      : event.key === 'Home' ? entries[0]
+      : event.key === 'End' ? entries[entries.length - 1]
+      : undefined;
+    if (!to) return;
+    event.preventDefault();
+    this.showView(to.view.id);
+    to.tab.focus(); // the view may have taken the focus when shown: moving along the tabs keeps it on them
   }
 
   addAction(label: string, title: string, onClick: () => void): HTMLButtonElement {

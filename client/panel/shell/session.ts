@@ -5,6 +5,11 @@
  * `?token=` only where a browser cannot set headers: WebSocket upgrades and media links).
  */
 const STORAGE_KEY = 'workspace-api.token';
+/** Why the last page of this tab signed out (it reloaded to do so): the fresh page's sign-in screen says it. */
+const SIGNED_OUT_KEY = 'workspace-api.signed-out';
+
+/** Why the sign-in screen shows: no token at all, or one the daemon refused. */
+export type SignInReason = 'missing' | 'refused';
 
 export function takeToken(location: Location, history: History, storage: Storage): string | undefined {
   const url = new URL(location.href);
@@ -26,6 +31,19 @@ export function saveToken(storage: Storage, token: string): void {
 
 export function forgetToken(storage: Storage): void {
   storage.removeItem(STORAGE_KEY);
+}
+
+/** Signing out of a mounted panel: the token is forgotten and the reason kept for the page that comes next. */
+export function rememberSignOut(storage: Storage, reason: SignInReason): void {
+  forgetToken(storage);
+  storage.setItem(SIGNED_OUT_KEY, reason);
+}
+
+/** The reason a previous page of this tab signed out, once (it is removed). */
+export function takeSignOutReason(storage: Storage): SignInReason | undefined {
+  const reason = storage.getItem(SIGNED_OUT_KEY);
+  storage.removeItem(SIGNED_OUT_KEY);
+  return reason === 'missing' || reason === 'refused' ? reason : undefined;
 }
 
 /** The daemon's base URL: the page's folder (`/`, or a gateway's `/sandbox/ws1/`), without the trailing slash. */

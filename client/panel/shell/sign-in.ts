@@ -1,7 +1,7 @@
 import { h, replaceChildren } from '../dom.ts';
-import { saveToken } from './session.ts';
+import { saveToken, type SignInReason } from './session.ts';
 
-export type SignInReason = 'missing' | 'refused';
+export type { SignInReason };
 
 /**
  * The screen for a page without a working token (docs/panel.md#sign-in): what happened, where the token comes from,

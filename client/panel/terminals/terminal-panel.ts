@@ -1,5 +1,6 @@
 import { WorkspaceClientError } from '../../http-client.ts';
 import { h, replaceChildren } from '../dom.ts';
+import { messageOf } from '../shared/errors.ts';
 import type { PanelContext } from '../shell/panel-context.ts';
 import { TerminalTab, terminalTheme } from './terminal-tab.ts';
 import './terminals.css';
@@ -72,8 +73,8 @@ class TerminalPane {
         return;
       }
       this.#add.disabled = false;
-      this.#say(`The terminals could not be listed: ${(error as Error).message}`);
-      this.#ctx.status(`Terminals: ${(error as Error).message}`, 'error');
+      this.#say(`The terminals could not be listed: ${messageOf(error)}`);
+      this.#ctx.status(`Terminals: ${messageOf(error)}`, 'error');
       return;
     }
     this.#adopt(terminals);
@@ -125,7 +126,7 @@ class TerminalPane {
         }
       }
     } catch (error) {
-      this.#ctx.status(`Could not start a terminal: ${(error as Error).message}`, 'error');
+      this.#ctx.status(`Could not start a terminal: ${messageOf(error)}`, 'error');
     } finally {
       this.#creating = false;
       this.#add.disabled = false;
@@ -140,7 +141,7 @@ class TerminalPane {
         await this.#ctx.client.call('DELETE /terminals/{name}', { params: { name: tab.name } });
       } catch (error) {
         if (!(error instanceof WorkspaceClientError && error.status === 404)) {
-          this.#ctx.status(`Could not close terminal ${tab.name}: ${(error as Error).message}`, 'error');
+          this.#ctx.status(`Could not close terminal ${tab.name}: ${messageOf(error)}`, 'error');
           return;
         }
       }
@@ -187,11 +188,16 @@ class TerminalPane {
     this.#updateEmpty();
   }
 
-  /** Arrow keys, Home and End move between the tabs (and show the one they land on). */
+  /** Arrow keys, Home and End move between the tabs (and show the one they land on); Delete closes the tab. */
   #onStripKey(event: KeyboardEvent): void {
     const order = [...this.#tabs.values()];
     const index = order.findIndex((tab) => tab.tab === event.target);
     if (index < 0) return;
+    if (event.key === 'Delete' && !event.altKey && !event.ctrlKey && !event.metaKey && !event.shiftKey) {
+      event.preventDefault();
+      void this.close(order[index]!);
+      return;
+    }
     const to =
       event.key === 'ArrowRight' ? order[(index + 1) % order.length]
       : event.key === 'ArrowLeft' ? order[(index - 1 + order.length) % order.length]

@@ -57,7 +57,8 @@ export class TerminalTab {
       h('span', { class: 'terminal-name' }, name),
       this.#badge,
     );
-    this.closeButton = h('button', { class: 'terminal-close', type: 'button', title: `Close terminal ${name} (ends it)`, 'aria-label': `Close terminal ${name}` }, '×');
+    // Not a tab stop inside the tab list (Delete on the tab closes it too, as in the editor's strip).
+    this.closeButton = h('button', { class: 'terminal-close', type: 'button', tabindex: '-1', title: `Close terminal ${name} (ends it; Delete on the tab)`, 'aria-label': `Close terminal ${name}` }, '×');
     this.handle = h('span', { class: 'terminal-handle', role: 'presentation' }, this.tab, this.closeButton);
     const host = h('div', { class: 'terminal-host' });
     this.panel = h('div', { class: 'terminal-panel', role: 'tabpanel', id: `${id}-panel`, 'aria-labelledby': this.tab.id, 'data-terminal': name, hidden: true }, host);

@@ -1,11 +1,14 @@
 import { WorkspaceClientError } from '../../http-client.ts';
 import { h } from '../dom.ts';
+import { messageOf } from '../shared/errors.ts';
+import { isUnder, joinPath, parentPath } from '../shared/paths.ts';
+import { confirmDialog } from '../shell/confirm-dialog.ts';
 import type { PanelEventMap } from '../shell/events.ts';
 import type { PanelContext } from '../shell/panel-context.ts';
 import { readDrop, type Dropped } from './dropped-files.ts';
 import './file-tree.css';
-import { descendants, isUnder, joinPath, mergeListing, parentPath, rootNode, type TreeNode } from './tree-model.ts';
-import { confirmDialog, showMenu, type MenuItem } from './tree-popups.ts';
+import { descendants, mergeListing, rootNode, type TreeNode } from './tree-model.ts';
+import { showMenu, type MenuItem } from './tree-popups.ts';
 
 /**
  * The Files view: the workspace as an ARIA tree (docs/panel.md#file-tree). The first levels come from
@@ -248,7 +251,8 @@ class FileTree {
       const after = editing.node ? wanted.indexOf(editing.node.item!) + 1 : 0;
       wanted.splice(after, 0, editing.li);
     }
-    if (node.hidden > 0) wanted.push(h('li', { role: 'none', class: 'tree-more' }, `${node.hidden} more not listed`));
+    // Not an entry, but inside a tree every row is a treeitem: one that cannot be chosen.
+    if (node.hidden > 0) wanted.push(h('li', { role: 'treeitem', 'aria-disabled': 'true', 'aria-level': node.depth + 1, class: 'tree-more' }, `${node.hidden} more not listed`));
     this.#rendering += 1;
     try {
       const keep = new Set<Element>(wanted);
@@ -477,9 +481,17 @@ class FileTree {
   async startCreate(kind: EntryKind, folder = this.#targetFolder()): Promise<void> {
     this.#cancelEdit(false);
     if (folder !== this.#root && !(await this.#expand(folder))) return;
-    if (folder === this.#root && !this.#root.children) await this.#relist(this.#root);
-    const { input, error, field } = this.#editField(kind === 'file' ? 'New file name' : 'New folder name', '');
-    const li = h('li', { role: 'none', class: 'tree-edit' }, h('div', { class: 'tree-row' }, h('span', { class: 'tree-twisty', 'aria-hidden': 'true' }, kind === 'dir' ? '▸' : ''), field), error);
+    if (folder === this.#root && !this.#root.children) {
+      try {
+        await this.#relist(this.#root);
+      } catch (error) {
+        this.ctx.status(`Could not list the workspace: ${messageOf(error)}`, 'error');
+        return;
+      }
+    }
+    const label = kind === 'file' ? 'New file name' : 'New folder name';
+    const { input, error, field } = this.#editField(label, '');
+    const li = h('li', { role: 'treeitem', 'aria-level': folder.depth + 1, 'aria-label': label, class: 'tree-edit' }, h('div', { class: 'tree-row' }, h('span', { class: 'tree-twisty', 'aria-hidden': 'true' }, kind === 'dir' ? '▸' : ''), field), error);
     (li.firstElementChild as HTMLElement).style.setProperty('--depth', String(folder.depth));
     this.#editing = { kind, folder, node: undefined, li, input, error, busy: false };
     this.#render(folder);
@@ -504,8 +516,9 @@ class FileTree {
     this.#cancelEdit(false);
     const folder = node.parent ?? this.#root;
     const taken = new Set((folder.children ?? []).map((child) => child.name));
-    const { input, error, field } = this.#editField(`Copy ${node.name} as`, copyName(node.name, taken));
-    const li = h('li', { role: 'none', class: 'tree-edit' }, h('div', { class: 'tree-row' }, h('span', { class: 'tree-twisty', 'aria-hidden': 'true' }), field), error);
+    const label = `Copy ${node.name} as`;
+    const { input, error, field } = this.#editField(label, copyName(node.name, taken));
+    const li = h('li', { role: 'treeitem', 'aria-level': node.depth, 'aria-label': label, class: 'tree-edit' }, h('div', { class: 'tree-row' }, h('span', { class: 'tree-twisty', 'aria-hidden': 'true' }), field), error);
     (li.firstElementChild as HTMLElement).style.setProperty('--depth', String(node.depth - 1));
     this.#editing = { kind: 'copy', folder, node, li, input, error, busy: false };
     this.#render(folder);
@@ -664,7 +677,14 @@ class FileTree {
     }
     if (dropped.files.length === 0 && dropped.folders.length === 0) return;
     if (folder !== this.#root && !(await this.#expand(folder))) return;
-    if (!folder.children) await this.#relist(folder);
+    if (!folder.children) {
+      try {
+        await this.#relist(folder);
+      } catch (error) {
+        this.ctx.status(`Could not list ${folder === this.#root ? 'the workspace' : folder.path}: ${messageOf(error)}`, 'error');
+        return;
+      }
+    }
     const tops = new Set([...dropped.files.map((each) => each.path), ...dropped.folders].map((path) => path.split('/')[0]!));
     const existing = (folder.children ?? []).filter((child) => tops.has(child.name)).map((child) => child.name);
     if (existing.length > 0) {
@@ -895,9 +915,5 @@ function verbOf(kind: Editing['kind']): string {
 
 function pastOf(kind: Editing['kind']): string {
   return { file: 'Created', dir: 'Created', rename: 'Renamed to', copy: 'Copied to' }[kind];
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 

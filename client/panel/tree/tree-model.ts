@@ -28,25 +28,6 @@ export function rootNode(): TreeNode {
   return { path: '.', name: '.', type: 'dir', size: undefined, ignored: false, link: undefined, parent: undefined, depth: 0, children: undefined, hidden: 0, expanded: true };
 }
 
-/** The folder holding `path` (`.` for a top-level entry). */
-export function parentPath(path: string): string {
-  const slash = path.lastIndexOf('/');
-  return slash < 0 ? '.' : path.slice(0, slash);
-}
-
-export function joinPath(folder: string, name: string): string {
-  return folder === '.' || folder === '' ? name : `${folder}/${name}`;
-}
-
-export function baseName(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
-}
-
-/** True when `path` is `folder` or lies under it. */
-export function isUnder(path: string, folder: string): boolean {
-  return folder === '.' || path === folder || path.startsWith(`${folder}/`);
-}
-
 /**
  * Puts a fresh listing into `node`, keeping the nodes (their open state and listed children) of entries still
  * there with the same kind. Answers the nodes that left, so the view can forget them. Entries that carry

@@ -57,35 +57,3 @@ export function showMenu(at: { x: number; y: number }, label: string, items: Men
   buttons[0]?.focus();
   return close;
 }
-
-/** A modal question in the page (never `window.confirm`, which blocks): true when confirmed. */
-export function confirmDialog(options: { title: string; message: string; confirm: string; danger?: boolean }): Promise<boolean> {
-  return new Promise((resolve) => {
-    const yes = h('button', { type: 'button', class: options.danger ? 'danger' : 'primary' }, options.confirm);
-    const no = h('button', { type: 'button' }, 'Cancel');
-    const dialog = h(
-      'dialog',
-      { class: 'tree-dialog', 'aria-labelledby': 'tree-dialog-title', 'aria-describedby': 'tree-dialog-message' },
-      h('h2', { id: 'tree-dialog-title' }, options.title),
-      h('p', { id: 'tree-dialog-message' }, options.message),
-      h('div', { class: 'tree-dialog-buttons' }, no, yes),
-    );
-    let answered = false;
-    const answer = (value: boolean) => {
-      if (answered) return;
-      answered = true;
-      dialog.close();
-      dialog.remove();
-      resolve(value);
-    };
-    yes.addEventListener('click', () => answer(true));
-    no.addEventListener('click', () => answer(false));
-    dialog.addEventListener('cancel', (event) => {
-      event.preventDefault();
-      answer(false);
-    });
-    document.body.append(dialog);
-    dialog.showModal();
-    yes.focus();
-  });
-}
