@@ -133,6 +133,9 @@ class EditorArea {
   /** Opens `path` (or shows its tab) and puts the caret on `at.line`. */
   async open(rawPath: string, at: OpenAt = {}): Promise<void> {
     const path = normalisePath(rawPath);
+    // The file takes the keyboard once loaded only if nothing else took it meanwhile (a name typed in the tree, a
+    // terminal, the chat box): a load that ends late must not pull the focus from where the user went on working.
+    const focusedAtOpen = document.activeElement;
     let tab = this.#tabs.get(path);
     if (!tab) {
       tab = this.#createTab(path);
@@ -148,7 +151,8 @@ class EditorArea {
       await loaded;
     } while (loaded !== tab.loaded && this.#tabs.get(path) === tab);
     if (this.#tabs.get(path) !== tab) return;
-    await this.#reveal(tab, at);
+    const focusStayed = document.activeElement === focusedAtOpen || document.activeElement === document.body || this.#ctx.shell.editorArea.contains(document.activeElement);
+    await this.#reveal(tab, at, focusStayed);
   }
 
   // ---- tabs ----
@@ -390,11 +394,11 @@ class EditorArea {
     if (moved) this.#setAddress(tab);
   }
 
-  async #reveal(tab: Tab, at: OpenAt): Promise<void> {
+  async #reveal(tab: Tab, at: OpenAt, takeFocus: boolean): Promise<void> {
     const editor = tab.editor;
     if (!editor) return;
     if (at.line === undefined) {
-      if (tab === this.#active) editor.focus();
+      if (tab === this.#active && takeFocus) editor.focus();
       return;
     }
     // A paged file reads on until the line is there (or the file ends).
@@ -402,7 +406,7 @@ class EditorArea {
       if (!(await this.#loadPage(tab))) break;
     }
     if (tab.editor !== editor) return; // reloaded or closed meanwhile
-    editor.goTo(at.line, at.column, tab === this.#active);
+    editor.goTo(at.line, at.column, tab === this.#active && takeFocus);
   }
 
   async #showPaged(tab: Tab, seq: number): Promise<void> {
