@@ -3,16 +3,19 @@
  * work under a gateway's base path as well as at the root. No inline script: the pages' policy forbids it.
  */
 
-export function panelPageHtml({ script, style }: { script: string; style: string }): string {
-  return `<!doctype html>
+/** The head both pages share: no referrer (the page was opened with the token in its URL), no icon request. */
+const head = (title: string) => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <link rel="icon" href="data:,">
-<title>workspace</title>
-${style ? `<link rel="stylesheet" href="panel/${style}">\n` : ''}<script type="module" src="panel/${script}"></script>
+<title>${title}</title>
+`;
+
+export function panelPageHtml({ script, style }: { script: string; style: string }): string {
+  return `${head('workspace')}${style ? `<link rel="stylesheet" href="panel/${style}">\n` : ''}<script type="module" src="panel/${script}"></script>
 </head>
 <body>
 <noscript>The workspace panel needs JavaScript.</noscript>
@@ -26,15 +29,7 @@ export function docsPageHtml({ renderer, boot }: { renderer: string | undefined;
   const body = renderer
     ? `<div id="reference"></div>\n<script src="panel/${renderer}"></script>\n<script src="panel/${boot}"></script>`
     : `<p>The API reference renderer is not installed here. The document itself is at <a href="openapi.json">openapi.json</a>.</p>`;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<link rel="icon" href="data:,">
-<title>workspace-api reference</title>
-</head>
+  return `${head('workspace-api reference')}</head>
 <body>
 ${body}
 </body>

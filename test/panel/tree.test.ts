@@ -4,9 +4,8 @@ import { appendFile, mkdir, readdir, readFile, rm, symlink, writeFile } from 'no
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { createNodePanelAssets } from '../../runtime/node/node-panel-assets.ts';
 import { startNodeServer } from '../../runtime/node/server.ts';
-import { newPanelPage, openPanel, startPanelDaemon, type PanelDaemon, type PanelPage } from '../support/panel-browser.ts';
+import { newPanelPage, openPanel, panelAssets, startPanelDaemon, startPanelDaemonOn, type PanelDaemon, type PanelPage } from '../support/panel-browser.ts';
 import { tempWorkspace, TEST_TOKEN, type TempWorkspace } from '../support/workspace.ts';
 import { GIT_IDENTITY_ENV } from '../support/git-test-server.ts';
 
@@ -29,7 +28,6 @@ const SEED = {
 
 let daemon: PanelDaemon;
 /** For the daemon this file restarts itself (startPanelDaemon's own cannot come back on its port). */
-const panelAssets = createNodePanelAssets();
 let panel: PanelPage | undefined;
 /** Daemons a test started for itself, closed after its page. */
 const ownDaemons: PanelDaemon[] = [];
@@ -58,20 +56,9 @@ async function ownDaemon(files: Record<string, string>): Promise<PanelDaemon> {
   return started;
 }
 
-/** A daemon over a folder the test prepared (and this file's panel build). */
+/** A daemon over a folder the test prepared. */
 async function ownDaemonOn(workspace: TempWorkspace): Promise<PanelDaemon> {
-  const server = await startNodeServer({ root: workspace.root, auth: { token: TEST_TOKEN }, host: '127.0.0.1', port: 0, panel: panelAssets });
-  const started: PanelDaemon = {
-    workspace,
-    server,
-    url: server.url,
-    token: TEST_TOKEN,
-    signInUrl: `${server.url}/?token=${TEST_TOKEN}`,
-    async close() {
-      await server.close();
-      await workspace.cleanup();
-    },
-  };
+  const started = await startPanelDaemonOn(workspace);
   ownDaemons.push(started);
   return started;
 }

@@ -25,7 +25,7 @@ export function sharedBrowser(): Promise<Browser> {
 }
 
 // One panel build per test file (each file is a process of its own): every daemon of the file serves it.
-const panelAssets = createNodePanelAssets();
+export const panelAssets = createNodePanelAssets();
 
 export interface PanelDaemon {
   workspace: TempWorkspace;
@@ -40,7 +40,11 @@ export interface PanelDaemon {
 
 /** A daemon over a fresh temp folder seeded with `files`, serving the panel. */
 export async function startPanelDaemon(files: Record<string, string | Uint8Array> = {}, options: Partial<NodeServerOptions> = {}): Promise<PanelDaemon> {
-  const workspace = await tempWorkspace(files);
+  return startPanelDaemonOn(await tempWorkspace(files), options);
+}
+
+/** A daemon over a folder the test prepared (a git repo, say), serving the panel; `close` removes the folder. */
+export async function startPanelDaemonOn(workspace: TempWorkspace, options: Partial<NodeServerOptions> = {}): Promise<PanelDaemon> {
   const server = await startNodeServer({ root: workspace.root, auth: { token: TEST_TOKEN }, host: '127.0.0.1', port: 0, panel: panelAssets, ...options });
   return {
     workspace,

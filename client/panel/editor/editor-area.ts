@@ -9,7 +9,10 @@ import { h, replaceChildren } from '../dom.ts';
 import type { PanelEventMap } from '../shell/events.ts';
 import type { OpenAt, PanelContext } from '../shell/panel-context.ts';
 import type { CodeEditor } from './code-editor.ts';
-import { baseName, formatBytes, looksBinary, mediaKindOf, normalisePath, parseOpenHash, SNIFF_BYTES, TEXT_CAP, type MediaKind } from './file-kind.ts';
+import { formatOpenAddress, parseOpenAddress } from '../shell/address.ts';
+import { messageOf } from '../shared/errors.ts';
+import { baseName, normalisePath } from '../shared/paths.ts';
+import { formatBytes, looksBinary, mediaKindOf, SNIFF_BYTES, TEXT_CAP, type MediaKind } from './file-kind.ts';
 
 type CodeModule = typeof import('./code-editor.ts');
 
@@ -126,8 +129,8 @@ class EditorArea {
   }
 
   #openFromAddress(): void {
-    const target = parseOpenHash(location.hash);
-    if (target) void this.open(target.path, target.line === undefined ? {} : { line: target.line });
+    const target = parseOpenAddress(location.hash);
+    if (target) void this.open(target.path, { ...(target.line === undefined ? {} : { line: target.line }), ...(target.column === undefined ? {} : { column: target.column }) });
   }
 
   /** Opens `path` (or shows its tab) and puts the caret on `at.line`. */
@@ -204,7 +207,7 @@ class EditorArea {
 
   /** The address names the active file (a reload reopens it), with the caret's line once it moved. */
   #setAddress(tab: Tab | undefined): void {
-    const hash = tab ? `#open=${encodeURIComponent(tab.path)}${tab.line > 1 ? `:${tab.line}` : ''}` : '';
+    const hash = tab ? formatOpenAddress(tab.line > 1 ? { path: tab.path, line: tab.line } : { path: tab.path }) : '';
     if (location.hash !== hash) history.replaceState(history.state, '', hash || location.pathname + location.search);
   }
 
@@ -326,7 +329,7 @@ class EditorArea {
       if (read.status === 415) return await this.#showBinary(tab, seq, probe.size, sniff.contentType);
       return this.#showError(tab, read.message);
     } catch (error) {
-      if (this.#live(tab, seq)) this.#showError(tab, (error as Error).message);
+      if (this.#live(tab, seq)) this.#showError(tab, messageOf(error));
     }
   }
 
@@ -460,7 +463,7 @@ class EditorArea {
       this.#refresh(tab);
       return true;
     } catch (error) {
-      if (live()) this.#ctx.status(`Could not read ${tab.path}: ${(error as Error).message}`, 'error');
+      if (live()) this.#ctx.status(`Could not read ${tab.path}: ${messageOf(error)}`, 'error');
       return false;
     } finally {
       paged.more.disabled = false;
@@ -561,7 +564,7 @@ class EditorArea {
       }
       await this.#write(tab, tab.disk === 'deleted' || !tab.etag ? { 'if-none-match': '*' } : { 'if-match': tab.etag });
     } catch (error) {
-      this.#ctx.status(`Could not save ${tab.path}: ${(error as Error).message}`, 'error');
+      this.#ctx.status(`Could not save ${tab.path}: ${messageOf(error)}`, 'error');
     }
   }
 
@@ -651,7 +654,7 @@ class EditorArea {
     const conflict = tab.conflict;
     if (!conflict || !tab.editor || tab.saving) return;
     tab.saving = this.#write(tab, conflict.deleted || !conflict.etag ? { 'if-none-match': '*' } : { 'if-match': conflict.etag })
-      .catch((error: unknown) => this.#ctx.status(`Could not save ${tab.path}: ${(error as Error).message}`, 'error'))
+      .catch((error: unknown) => this.#ctx.status(`Could not save ${tab.path}: ${messageOf(error)}`, 'error'))
       .finally(() => {
         tab.saving = undefined;
       });
@@ -680,7 +683,7 @@ class EditorArea {
       const { showComparison } = await this.#codeModule();
       comparison = await showComparison(host, tab.path, theirs, editor.text());
     } catch (error) {
-      this.#ctx.status(`Could not compare ${tab.path}: ${(error as Error).message}`, 'error');
+      this.#ctx.status(`Could not compare ${tab.path}: ${messageOf(error)}`, 'error');
       return;
     } finally {
       tab.comparing = false;
@@ -731,7 +734,7 @@ class EditorArea {
           await this.#checkOnce(tab);
         } while (tab.recheck && this.#tabs.get(tab.path) === tab);
       } catch (error) {
-        this.#ctx.status(`Could not check ${tab.path} on disk: ${(error as Error).message}`, 'error');
+        this.#ctx.status(`Could not check ${tab.path} on disk: ${messageOf(error)}`, 'error');
       } finally {
         tab.checking = undefined;
       }

@@ -2,11 +2,13 @@
  * How a file is shown: as text in the editor, as an image/audio/video preview, paged (text above the read cap), or
  * offered for download (binary). Decided from the name and the first bytes (docs/panel.md#editor).
  */
+import { baseName } from '../shared/paths.ts';
 
 /** `GET /api/file` reads text up to this many bytes (docs/ori.md#read); above it the file is shown paged. */
 export const TEXT_CAP = 5 * 1024 * 1024;
 /** How many bytes are read first to tell text from binary. */
 export const SNIFF_BYTES = 8192;
+
 
 export type MediaKind = 'image' | 'audio' | 'video';
 
@@ -14,10 +16,6 @@ export type MediaKind = 'image' | 'audio' | 'video';
 const IMAGE = new Set(['png', 'jpg', 'jpeg', 'gif', 'webp', 'bmp', 'ico', 'avif']);
 const AUDIO = new Set(['mp3', 'wav', 'ogg', 'oga', 'opus', 'weba', 'flac', 'm4a', 'aac']);
 const VIDEO = new Set(['mp4', 'm4v', 'webm', 'ogv', 'mov']);
-
-export function baseName(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
-}
 
 function extensionOf(path: string): string {
   const name = baseName(path);
@@ -51,25 +49,6 @@ export function looksBinary(bytes: Uint8Array, complete: boolean): boolean {
   } catch {
     return true;
   }
-}
-
-/** `#open=<encodeURIComponent(path)>[:line]` → what it opens. */
-export function parseOpenHash(hash: string): { path: string; line?: number } | undefined {
-  const match = /^#open=([^:]+)(?::(\d+))?(?::\d+)?$/.exec(hash);
-  if (!match) return undefined;
-  let path: string;
-  try {
-    path = decodeURIComponent(match[1]!);
-  } catch {
-    return undefined;
-  }
-  const line = match[2] === undefined ? undefined : Number(match[2]);
-  return line === undefined || line < 1 ? { path } : { path, line };
-}
-
-/** A path as the editor keys its tabs: no leading `./`, no trailing `/`. */
-export function normalisePath(path: string): string {
-  return path.replace(/^(?:\.\/)+/, '').replace(/(.)\/+$/, '$1');
 }
 
 export function formatBytes(size: number): string {

@@ -1,19 +1,12 @@
+import type { RpcResult } from '../../../handlers/rpc/command-types.ts';
 import { WorkspaceClientError } from '../../http-client.ts';
 import { RpcCallError, RpcDisconnectedError } from '../../rpc-client.ts';
 import { debounce } from '../shared/debounce.ts';
 import { messageOf } from '../shared/errors.ts';
 import type { PanelContext } from '../shell/panel-context.ts';
 
-/** What `get_git_status` answers (docs/noide-protocol.md#git-commands), the part the badges read. */
-interface GitStatusAnswer {
-  modified: string[];
-  staged: string[];
-  untracked: string[];
-  deleted: string[];
-  unmerged: string[];
-  stagedDetails: Record<string, string>;
-  worktreeDetails: Record<string, string>;
-}
+/** What `get_git_status` answers (docs/noide-protocol.md#git-commands), typed by the command's own row. */
+type GitStatusAnswer = RpcResult<'get_git_status'>;
 
 /** After a git frame (a commit, checkout…) and after file changes, read again once things are quiet. */
 const AFTER_GIT_MS = 100;
@@ -109,7 +102,7 @@ async function listRepos(ctx: PanelContext): Promise<string[]> {
 /** A repo's status, or undefined when it is no repo (or git is not there). */
 async function readStatus(ctx: PanelContext, repo: string): Promise<GitStatusAnswer | undefined> {
   try {
-    return (await ctx.rpc().call('get_git_status', { path: repo })) as GitStatusAnswer;
+    return await ctx.rpc().call('get_git_status', { path: repo });
   } catch (error) {
     if (error instanceof RpcCallError && /not a git repository|not available/i.test(error.message)) return undefined;
     throw error;

@@ -1,6 +1,5 @@
 /**
  * Root-relative paths as the panel keeps them: `/`-separated, no leading `./`, the root itself is `.`.
- * (editor/file-kind.ts still has its own copies; it moves over to these.)
  */
 
 /** The last part of `path` (`src/a.ts` → `a.ts`). */
@@ -36,4 +35,9 @@ export function relativePath(root: string, absolute: string): string | undefined
   if (!absolute.startsWith(base + sep)) return undefined;
   const rest = absolute.slice(base.length + 1).split(sep).join('/');
   return rest === '' ? undefined : rest;
+}
+
+/** A path as the editor keys its tabs: no leading `./`, no trailing `/`. */
+export function normalisePath(path: string): string {
+  return path.replace(/^(?:\.\/)+/, '').replace(/(.)\/+$/, '$1');
 }
