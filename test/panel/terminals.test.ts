@@ -231,8 +231,11 @@ describe('terminals', () => {
     await openPanel(panel, daemon.signInUrl);
     await page.waitForSelector('.bottom[data-loaded="true"]');
     await newTerminal(page, 'panel-1');
-    // `cat -v` shows control characters as text: Ctrl-P arrives as ^P.
-    await typeLine(page, 'panel-1', 'cat -v');
+    // `cat -v` shows control characters as text: Ctrl-P arrives as ^P. The keys wait for the shell to have run the
+    // line (its echo's output is printed once the tty is back in cooked mode): typed sooner, bash's line editor would
+    // take ^P as "previous history", or the raw tty would not echo it.
+    await typeLine(page, 'panel-1', 'echo cat-$((6*7)); cat -v');
+    await waitForScreen(page, 'panel-1', 'cat-42');
     await page.keyboard.press('Control+p');
     await page.keyboard.press('Enter');
     await waitForScreen(page, 'panel-1', '^P', 2); // the tty's echo and cat's line
