@@ -100,6 +100,9 @@ describe('quick open', () => {
     await p.page.click('.topbar-actions button:has-text("Go to file")');
     await p.page.waitForSelector('[role=dialog][aria-label="Go to file"]', { state: 'visible' });
     await p.page.keyboard.type('widget');
+    // The answer to the whole text, not to one typed on the way (`wid` lists the same files, and its answer coming
+    // after a key press redraws the list under it).
+    await until(p, listedQuery, 'widget', 'the query the list answers');
     // Base names holding the text first, then the shorter path (docs/ori.md#search).
     await until(p, optionPaths, ['src/widget-utils.ts', 'src/components/WidgetPanel.tsx'], 'files matching widget');
     await p.page.keyboard.press('ArrowDown');
@@ -129,6 +132,7 @@ describe('quick open', () => {
     await until(p, listedQuery, 'no-such-file-anywhere', 'the query the list answers');
     expect(await p.page.textContent('.quick-open-message')).toBe('No matching files');
     await p.page.fill('[role=combobox]', 'widget');
+    await until(p, listedQuery, 'widget', 'the query the list answers');
     await until(p, optionPaths, ['src/widget-utils.ts', 'src/components/WidgetPanel.tsx'], 'files matching widget');
     await p.page.keyboard.press('ArrowUp'); // wraps to the last
     await p.page.keyboard.press('Enter');
