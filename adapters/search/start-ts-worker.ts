@@ -19,8 +19,11 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 const bundles = new Map<string, URL>();
 
+/** Built to JavaScript (this module is a `.js` file): the entry sits beside its source name as `.js`, runnable as it is. */
+const runsBuilt = import.meta.url.endsWith('.js');
+
 export function startTsWorker(entry: URL, options: Omit<WorkerOptions, 'eval'> = {}): Worker {
-  return new Worker(bundled(entry), options);
+  return new Worker(runsBuilt ? new URL(entry.href.replace(/\.ts$/, '.js')) : bundled(entry), options);
 }
 
 function bundled(entry: URL): URL {

@@ -7,7 +7,7 @@
  * so nothing outside the workspace is reached), not hidden ones (a glob's `*` does not match them either) and not
  * the folders of walk-rules.ts.
  */
-import picomatch from 'picomatch/posix';
+import picomatch from 'picomatch/posix.js';
 import { parse as parseYaml } from 'yaml';
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
 import type { PackageInfo } from './project-model.ts';
