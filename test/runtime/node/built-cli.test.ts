@@ -10,7 +10,7 @@ import { tempWorkspace, type TempWorkspace } from '../../support/workspace.ts';
 /**
  * The daemon compiled to JavaScript (`npm run build`: tsc with tsconfig.build.json) runs with plain `node`, no
  * TypeScript loader: the CLI listens, answers, and its worker threads (search) start from their compiled entries
- * (adapters/search/start-ts-worker.ts). The first step of the package (issue 20); its `dist/` lives under the
+ * (adapters/search/start-ts-worker.ts). The first step towards a package; its `dist/` lives under the
  * project so the compiled files resolve the project's node_modules.
  */
 
