@@ -1,5 +1,5 @@
 import { buildPanel, type PanelBuild } from '../panel/build-panel.ts';
-import type { PanelAssets } from '../panel/panel-assets.ts';
+import { panelAssetsFrom, type PanelAssets } from '../panel/panel-assets.ts';
 
 export interface NodePanelAssets extends PanelAssets {
   /** Starts the build now (the CLI calls it once it listens), so the first page load does not wait for it. */
@@ -28,9 +28,6 @@ export function createNodePanelAssets({
   };
   return {
     warm,
-    async get(name) {
-      const { assets } = await warm();
-      return Object.hasOwn(assets, name) ? assets[name] : undefined;
-    },
+    get: async (name) => panelAssetsFrom((await warm()).assets).get(name),
   };
 }

@@ -11,7 +11,7 @@ import type { OpenAt, PanelContext } from '../shell/panel-context.ts';
 import type { CodeEditor } from './code-editor.ts';
 import { formatOpenAddress, parseOpenAddress } from '../shell/address.ts';
 import { messageOf } from '../shared/errors.ts';
-import { baseName, normalisePath } from '../shared/paths.ts';
+import { baseName, isUnder, normalisePath } from '../shared/paths.ts';
 import { formatBytes, looksBinary, mediaKindOf, SNIFF_BYTES, TEXT_CAP, type MediaKind } from './file-kind.ts';
 
 type CodeModule = typeof import('./code-editor.ts');
@@ -717,7 +717,7 @@ class EditorArea {
   #onDiskChange(change: PanelEventMap['fs-change']): void {
     const paths = [change.path, change.from].filter((path): path is string => path !== undefined).map(normalisePath);
     for (const tab of this.#tabs.values()) {
-      const touched = change.kind === 'resync' || paths.some((path) => path === '' || path === '.' || tab.path === path || tab.path.startsWith(`${path}/`));
+      const touched = change.kind === 'resync' || paths.some((path) => isUnder(tab.path, path === '' ? '.' : path));
       if (touched) void this.#checkDisk(tab);
     }
   }
