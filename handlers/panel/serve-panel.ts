@@ -35,8 +35,6 @@ const policyOf = (directives: Record<string, string>) =>
     .join('; ');
 
 const PAGE_POLICY = policyOf(PAGE_DIRECTIVES);
-/** The reference renderer (Scalar) brings its fonts inline, as data: URLs; otherwise the panel's own policy. */
-const DOCS_POLICY = policyOf({ ...PAGE_DIRECTIVES, 'font-src': "'self' data:" });
 
 /** `GET /`: the panel's page. Needs a trailing slash: its files are named relative to it (a gateway's base path too). */
 export async function panelPage(request: Request, ctx: WorkspaceContext): Promise<Response> {
@@ -47,7 +45,7 @@ export async function panelPage(request: Request, ctx: WorkspaceContext): Promis
 
 /** `GET /docs`: the API reference over `openapi.json`. */
 export async function apiReferencePage(request: Request, ctx: WorkspaceContext): Promise<Response> {
-  return serveAsset(request, ctx, 'docs.html', DOCS_POLICY);
+  return serveAsset(request, ctx, 'docs.html', PAGE_POLICY) // the reference's renderer needs nothing more;
 }
 
 /** `GET /panel/{file}` (and `/panel/chunks/{file}`): a bundle, by its content-hashed name. */

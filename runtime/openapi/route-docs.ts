@@ -113,7 +113,7 @@ export const routeDocs = {
     errors: [503],
   },
   'GET /docs': {
-    summary: 'this API reference, rendered (Scalar, served offline); needs no token',
+    summary: 'this API reference, rendered (RapiDoc, served offline); needs no token',
     docs: 'docs/panel.md#api-reference',
     responses: { 200: page('the reference page'), 304: notModified },
     errors: [503],

@@ -1,7 +1,7 @@
 /**
  * Builds the web panel (client/panel, docs/panel.md#assets) into a map of named assets: esbuild bundles the panel's
  * TypeScript and CSS (code split, so editor languages load when a file needs them), the page and the API reference
- * page are written around the hashed names, and the reference renderer (Scalar's standalone build, from npm) is
+ * page are written around the hashed names, and the reference renderer (RapiDoc's one-file build, from npm) is
  * copied in. Nothing is fetched: everything comes from node_modules.
  *
  * Runs on Node (it drives esbuild and reads files): the Node server builds on demand (runtime/node/node-panel-assets.ts),
@@ -65,47 +65,27 @@ export async function buildPanel(): Promise<PanelBuild> {
   const reference = await referenceRenderer();
   let referenceScript: string | undefined;
   if (reference !== undefined) {
-    referenceScript = `scalar-${hashOf(reference).slice(0, 8)}.js`;
+    referenceScript = `rapidoc-${hashOf(reference).slice(0, 8)}.js`;
     assets[referenceScript] = asset(reference, CONTENT_TYPES['.js']!, true);
   }
-  const docsBoot = 'docs-boot.js';
-  assets[docsBoot] = asset(DOCS_BOOT, CONTENT_TYPES['.js']!, false);
   assets['index.html'] = asset(panelPageHtml({ script, style }), CONTENT_TYPES['.html']!, false);
-  assets['docs.html'] = asset(docsPageHtml({ renderer: referenceScript, boot: docsBoot }), CONTENT_TYPES['.html']!, false);
+  assets['docs.html'] = asset(docsPageHtml({ renderer: referenceScript }), CONTENT_TYPES['.html']!, false);
   return { assets, ms: performance.now() - started };
 }
 
 /**
- * Scalar's API reference, its standalone browser build (one self-contained file). A development dependency until
- * the package ships built assets; without it `/docs` says so and links the raw document.
+ * RapiDoc (a web component, one self-contained file of ~0.2 MiB gzipped) renders the API reference. It was picked
+ * for its size: the package ships it inside the panel, and the npm tarball and a free Worker both have a budget
+ * (docs/panel.md#api-reference). A development dependency: the build copies the file, nothing imports it.
  */
 async function referenceRenderer(): Promise<string | undefined> {
   try {
-    // The package's exports name no file of its dist/browser/; its main entry sits in dist/ beside it.
-    const main = createRequire(import.meta.url).resolve('@scalar/api-reference');
-    return await readFile(join(dirname(main), 'browser', 'standalone.js'), 'utf8');
+    // The package names no exports; its main entry is the minified build itself.
+    return await readFile(createRequire(import.meta.url).resolve('rapidoc/dist/rapidoc-min.js'), 'utf8');
   } catch {
     return undefined;
   }
 }
-
-/**
- * Starts the reference on the document beside it. Its own file because the page's policy allows no inline script;
- * no default fonts (they come from Scalar's CDN), no proxy, no telemetry: the page works offline.
- */
-const DOCS_BOOT = `const root = document.getElementById('reference');
-if (globalThis.Scalar && root) {
-  globalThis.Scalar.createApiReference(root, {
-    url: new URL('openapi.json', document.baseURI).href,
-    withDefaultFonts: false,
-    hideClientButton: true,
-    telemetry: false,
-    showDeveloperTools: 'never',
-    agent: { disabled: true },
-    mcp: { disabled: true },
-  });
-}
-`;
 
 function asset(body: string, contentType: string, immutable: boolean): PanelAsset {
   return { body, contentType, immutable, etag: `"${hashOf(body).slice(0, 27)}"` };

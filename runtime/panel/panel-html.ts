@@ -25,9 +25,12 @@ export function panelPageHtml({ script, style }: { script: string; style: string
 `;
 }
 
-export function docsPageHtml({ renderer, boot }: { renderer: string | undefined; boot: string }): string {
+export function docsPageHtml({ renderer }: { renderer: string | undefined }): string {
+  // The element is configured by its attributes alone (no inline script): the document relative to the page, so a
+  // base path works; no spec loading from elsewhere, no header bar; "try it" sends the bearer token typed into its
+  // authentication section. its web fonts (Google's) are off, so nothing is fetched from outside.
   const body = renderer
-    ? `<div id="reference"></div>\n<script src="panel/${renderer}"></script>\n<script src="panel/${boot}"></script>`
+    ? `<rapi-doc spec-url="openapi.json" render-style="focused" show-header="false" load-fonts="false" allow-spec-url-load="false" allow-spec-file-load="false" allow-server-selection="false" theme="light"></rapi-doc>\n<script src="panel/${renderer}"></script>`
     : `<p>The API reference renderer is not installed here. The document itself is at <a href="openapi.json">openapi.json</a>.</p>`;
   return `${head('workspace-api reference')}</head>
 <body>

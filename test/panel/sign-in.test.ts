@@ -108,9 +108,10 @@ describe('the pages themselves', () => {
   it('/docs renders the API reference offline from /openapi.json', async () => {
     panel = await newPanelPage('docs');
     await panel.page.goto(`${daemon.url}/docs`);
-    // Route summaries from the document, drawn by the renderer (the page itself carries none of them).
-    await panel.page.waitForFunction(() => document.body.innerText.includes('liveness; needs no token'), undefined, { timeout: 15_000 });
-    expect(await panel.page.evaluate(() => document.body.innerText)).toContain("the web panel (an HTML page; it asks for the token itself)");
+    // Route summaries from the document, drawn by the renderer inside its element (the page carries none of them).
+    const reference = panel.page.locator('rapi-doc');
+    await reference.getByText('liveness; needs no token').first().waitFor({ timeout: 15_000 });
+    await expect(reference.getByText('the web panel (an HTML page; it asks for the token itself)').first().count()).resolves.toBe(1);
     await panel.screenshot('reference');
     expect(panel.external).toEqual([]);
     expect(panel.errors).toEqual([]);

@@ -206,7 +206,7 @@ describe('Workers entry in workerd (WORKSPACE_TOKEN set)', () => {
     expect((await bundle.text()).length).toBeGreaterThan(1000);
     const docs = await call('/docs');
     expect(docs.status).toBe(200);
-    expect(await docs.text()).toMatch(/<script src="panel\/scalar-[A-Za-z0-9_-]+\.js"><\/script>/);
+    expect(await docs.text()).toMatch(/<script src="panel\/rapidoc-[A-Za-z0-9_-]+\.js"><\/script>/);
   });
 
   it('CORS follows WORKSPACE_ALLOW_ORIGIN', async () => {
