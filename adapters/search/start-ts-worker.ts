@@ -14,7 +14,8 @@
  * - `import.meta.url` in the bundle is the entry's own URL (a `data:` URL would resolve nothing): the worker
  *   modules that use it do so only to locate packages, which resolve the same from any file of this folder.
  */
-import { buildSync } from 'esbuild';
+import type * as Esbuild from 'esbuild';
+import { createRequire } from 'node:module';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 const bundles = new Map<string, URL>();
@@ -29,6 +30,9 @@ export function startTsWorker(entry: URL, options: Omit<WorkerOptions, 'eval'> =
 function bundled(entry: URL): URL {
   let url = bundles.get(entry.href);
   if (url === undefined) {
+    // Required here, not imported at the top: esbuild is a development dependency, absent where the package is
+    // installed (that runs the built `.js` entries above).
+    const { buildSync } = createRequire(import.meta.url)('esbuild') as typeof Esbuild;
     const built = buildSync({
       entryPoints: [decodeURIComponent(entry.pathname)],
       bundle: true,

@@ -1,52 +1,25 @@
-import { createServer, IncomingMessage, ServerResponse, STATUS_CODES, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-import type { Duplex } from 'node:stream';
-import { createServerAdapter } from '@whatwg-node/server';
-import { WebSocket, WebSocketServer, type RawData } from 'ws';
-import type { FileSystem } from '../../adapters/fs/file-system.ts';
-import { realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { NodeFileSystem } from '../../adapters/fs/node-file-system.ts';
-import { GitWorktreeAdapter } from '../../adapters/git/git-worktree-adapter.ts';
-import { YauzlZipAdapter } from '../../adapters/archive/yauzl-zip-adapter.ts';
-import { NodeProcessAdapter } from '../../adapters/process/node-process-adapter.ts';
-import { NodeChatHost } from '../../adapters/process/node-chat-host.ts';
-import { NodeCommandLookup } from '../../adapters/process/node-command-lookup.ts';
-import { NodeJobHost } from '../../adapters/process/node-job-host.ts';
-import { NodePtyAdapter } from '../../adapters/pty/node-pty-adapter.ts';
-import { ParcelWatcherAdapter } from '../../adapters/watcher/parcel-watcher-adapter.ts';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { ChangeFeed } from '../../core/changes/change-feed.ts';
 import type { TerminalManager } from '../../core/terminals/terminal-manager.ts';
 import type { SearchEngine } from '../../core/search/search-engine.ts';
-import { createWorkspaceApp, type WorkspaceApp, type WorkspaceAppOptions } from '../app.ts';
-import { isAllowedHost } from '../hosts.ts';
-import { idleCollector } from './idle-collector.ts';
-import { createGitProcess } from '../../adapters/git/git-process.ts';
-import { nodeSearchAdapters, type NodeSearchOptions } from './search-adapters.ts';
-import { jsonResponse } from '../errors/render.ts';
-import { INTERNAL_ERROR_TEXT, logUnexpectedError, requestLabel } from '../errors/unexpected-error.ts';
-import { badRequestTarget, refuseRequest } from './request-target.ts';
+import type { PanelAssets } from '../panel/panel-assets.ts';
 import { setResponseImplementation } from '../http/response.ts';
+import { idleCollector } from './idle-collector.ts';
 import { NodeResponse } from './node-response.ts';
-import { nodeRequestListener } from './send-file-body.ts';
-import type { ServerSocket, SocketOpenHandler, Upgrader } from '../websocket.ts';
+import { formatHost } from './node-websockets.ts';
+import { createNodeWorkspaceApp, type NodeWorkspaceAppOptions } from './node-workspace-app.ts';
+import { badRequestTarget, refuseRequest } from './request-target.ts';
 
-export interface NodeServerOptions extends Omit<WorkspaceAppOptions, 'fs' | 'pty' | 'worktrees' | 'processes' | 'zip'> {
+export { formatHost } from './node-websockets.ts';
+
+export interface NodeServerOptions extends Omit<NodeWorkspaceAppOptions, 'boundHost' | 'panel'> {
   /** Interface to bind (default 127.0.0.1). */
   host?: string;
   /** Port to bind (default 8787; 0 picks a free one). */
   port?: number;
-  /** Storage (default: the local disk). */
-  fs?: FileSystem;
-  /** WebSocket ping period in ms (default 30 s); a peer silent for two periods is dropped. */
-  heartbeatMs?: number;
-  /**
-   * Watch the root for changes made outside the API (default true; `--no-watch` turns it off). The watcher is
-   * `watcher` if given, else @parcel/watcher when storage is the local disk.
-   */
-  watch?: boolean;
-  /** The search engine's Node parts (runtime/node/search-adapters.ts); `search` overrides any of them. */
-  searchOptions?: NodeSearchOptions;
+  /** The web panel's files (the CLI's: runtime/node/node-panel-assets.ts); absent → no panel at `/`. */
+  panel?: PanelAssets;
 }
 
 export interface NodeServer {
@@ -54,6 +27,8 @@ export interface NodeServer {
   readonly url: string;
   readonly host: string;
   readonly port: number;
+  /** The token requests must carry (given or generated); undefined when auth is disabled. */
+  readonly token: string | undefined;
   /** The workspace's change feed (API writes and the OS watcher), for consumers in the same process. */
   readonly changes: ChangeFeed;
   /** The terminal sessions, for code in the same process (core/terminals). */
@@ -64,394 +39,58 @@ export interface NodeServer {
   close(): Promise<void>;
 }
 
-/** Largest WebSocket message when the handler names none: terminal input is keystrokes and pastes. */
-const DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
-/** How long closing WebSockets and in-flight requests get before they are cut at shutdown. */
+/** How long in-flight requests get before they are cut at shutdown. */
 const SHUTDOWN_GRACE_MS = 1000;
 /** Quiet time after a request before the daemon collects its garbage once (./idle-collector.ts). */
 const IDLE_COLLECT_AFTER_MS = 15_000;
-/** Ping period: a peer that has not answered the previous ping by the next one is gone (its shell is killed). */
-const HEARTBEAT_MS = 30_000;
-/** How long a refused upgrade's connection may linger for the client to read the answer. */
-const REFUSED_UPGRADE_LINGER_MS = 2000;
 
 /**
- * The upgrader cannot return a real 101: the WHATWG Response constructor rejects statuses below 200. It
- * returns this placeholder instead, and the server decides by a per-request flag (did a handler call the
- * upgrader?) plus the final status, so the decision survives any wrapper that rebuilds the Response (CORS).
- */
-const ACCEPTED_UPGRADE_STATUS = 200;
-
-/**
- * Serves the workspace app over node:http with @whatwg-node/server, and accepts WebSocket upgrades on the
- * same port: the app decides (auth, Origin, route), `ws` performs the handshake.
+ * The daemon: the Node workspace app (./node-workspace-app.ts) on its own node:http server, WebSocket upgrades on
+ * the same port. Binds, says nothing (the CLI prints), and closes everything it started.
  */
 export async function startNodeServer(options: NodeServerOptions): Promise<NodeServer> {
-  const { host = '127.0.0.1', port = 8787, fs = new NodeFileSystem(), heartbeatMs = HEARTBEAT_MS, watch = true, ...appOptions } = options;
+  const { host = '127.0.0.1', port = 8787, panel, ...appOptions } = options;
   setResponseImplementation(NodeResponse); // runtime/http/response.ts and ./node-response.ts say why
-  const ptys = new NodePtyAdapter();
-  const watcher = watch ? (appOptions.watcher ?? (fs instanceof NodeFileSystem ? new ParcelWatcherAdapter() : undefined)) : undefined;
-  const processes = new NodeProcessAdapter();
-  const { searchOptions, ...rest } = appOptions;
-  const nodeSearch = fs instanceof NodeFileSystem ? nodeSearchAdapters(options.root, searchOptions ?? {}) : undefined;
-  const workspace = createWorkspaceApp({
-    ...rest,
-    // The Node parts first; what the caller gives (`search: { … }`) on top.
-    ...(nodeSearch === undefined && rest.search === undefined ? {} : { search: { ...nodeSearch?.adapters, ...rest.search } }),
-    ...(rest.healthFigures === undefined && nodeSearch !== undefined ? { healthFigures: nodeSearch.healthFigures } : {}),
-    ...(rest.healthStore === undefined && nodeSearch?.healthStore !== undefined ? { healthStore: nodeSearch.healthStore } : {}),
-    fs,
-    webSockets: true, // this server upgrades (./server.ts's upgrade listener)
-    pty: ptys,
-    processes,
-    zip: new YauzlZipAdapter(),
-    chatHost: rest.chatHost ?? new NodeChatHost(), // agent CLIs for the protocol's chat (core/chat)
-    commands: rest.commands ?? new NodeCommandLookup(),
-    // The ceiling above the workspace is decided on the root's real path (a missing root fails elsewhere). A
-    // caller's runner (tests with a fixed identity and clock) replaces it.
-    git: rest.git ?? createGitProcess({ root: realPathOr(options.root) }),
-    // The templates shipped in the package (docs/intentic-projects.md#templates): the default source of GET /workspace/templates.
-    templatesDir: rest.templatesDir ?? fileURLToPath(new URL('../../templates', import.meta.url)),
-    worktrees: new GitWorktreeAdapter(),
-    watcher,
-    jobHost: rest.jobHost ?? new NodeJobHost(), // installs, dev servers, test runs (core/jobs)
-  });
-  // Without a token, the Host check is what keeps a DNS-rebinding page out (runtime/hosts.ts).
-  const checkHost = 'disabled' in appOptions.auth;
-  const app: WorkspaceApp = {
-    changes: workspace.changes,
-    terminals: workspace.terminals,
-    search: workspace.search,
-    get jobs() {
-      return workspace.jobs;
-    },
-    close: async () => {
-      await workspace.close();
-      await nodeSearch?.close();
-    },
-    fetch: (request, env) =>
-      checkHost && !isAllowedHost(request, host)
-        ? Promise.resolve(jsonResponse({ error: 'host not allowed' }, 403))
-        : workspace.fetch(request, env),
-  };
-  // Only the Request goes to the app: @whatwg-node passes its own server context as the second argument.
+  const app = createNodeWorkspaceApp({ ...appOptions, panel: panel ?? false, boundHost: host });
   const idle = idleCollector(IDLE_COLLECT_AFTER_MS);
-  const handleHttp = createServerAdapter(async (request: Request) => {
-    idle.touch();
-    try {
-      return await app.fetch(request);
-    } catch (error) {
-      // The app answers its own failures; this is the last line, so @whatwg-node's handler (a 500 with the stack
-      // as its body) never answers a client.
-      logUnexpectedError(requestLabel(request), error);
-      return jsonResponse({ error: INTERNAL_ERROR_TEXT }, 500);
-    }
-  });
-  // File bodies go straight from the open file to the socket (./send-file-body.ts); the rest through @whatwg-node.
-  const listener = nodeRequestListener(handleHttp);
   const server = createServer((req, res) => {
     const refusal = badRequestTarget(req, `${formatHost(host)}:${boundPort}`);
     if (refusal !== undefined) return refuseRequest(res, refusal);
-    void listener(req, res);
+    idle.touch();
+    app.handleRequest(req, res);
   });
-  // `ws` enforces its cap per server (close 1009 past it): one server per cap a handler asks for.
-  const servers = new Map<number, WebSocketServer>();
-  const serverFor = (maxPayload: number) => {
-    let wss = servers.get(maxPayload);
-    if (!wss) servers.set(maxPayload, (wss = new WebSocketServer({ noServer: true, maxPayload })));
-    return wss;
-  };
-  const webSockets = new Set<WebSocket>();
-  const pendingUpgrades = new Set<Duplex>();
-  // A vanished peer (laptop lid closed, network gone) sends no close frame; without pings its shell would live on.
-  const alive = new WeakSet<WebSocket>();
-  const heartbeat = setInterval(() => {
-    for (const ws of webSockets) {
-      if (!alive.has(ws)) {
-        ws.terminate();
-        continue;
-      }
-      alive.delete(ws);
-      ws.ping();
-    }
-  }, heartbeatMs).unref();
   let closing: Promise<void> | undefined;
-
-  async function onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
-    pendingUpgrades.add(socket);
-    socket.once('close', () => pendingUpgrades.delete(socket));
-    socket.on('error', () => socket.destroy());
-
-    const refusal = badRequestTarget(req, `${formatHost(host)}:${boundPort}`);
-    if (refusal !== undefined) return writeRawResponse(socket, jsonResponse({ error: refusal }, 400));
-    let request: Request;
-    try {
-      request = toFetchRequest(req, `${formatHost(host)}:${boundPort}`);
-    } catch {
-      return writeRawResponse(socket, jsonResponse({ error: 'malformed request' }, 400));
-    }
-
-    let onOpen: SocketOpenHandler | undefined;
-    let maxPayload = DEFAULT_MAX_MESSAGE_BYTES;
-    const upgrade: Upgrader = (handler, upgradeOptions) => {
-      onOpen = handler;
-      maxPayload = upgradeOptions?.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-      return new Response(null, { status: ACCEPTED_UPGRADE_STATUS });
-    };
-    let response: Response;
-    try {
-      response = await app.fetch(request, { upgrade });
-    } catch (error) {
-      logUnexpectedError(`upgrade ${requestLabel(request)}`, error);
-      response = jsonResponse({ error: INTERNAL_ERROR_TEXT }, 500);
-    }
-
-    const open = onOpen;
-    if (!open || response.status !== ACCEPTED_UPGRADE_STATUS) return writeRawResponse(socket, response);
-    if (closing) return writeRawResponse(socket, jsonResponse({ error: 'server is shutting down' }, 503));
-    if (socket.destroyed) return;
-    serverFor(maxPayload).handleUpgrade(req, socket, head, (ws) => {
-      pendingUpgrades.delete(socket);
-      webSockets.add(ws);
-      alive.add(ws);
-      ws.on('pong', () => alive.add(ws));
-      ws.once('close', () => {
-        webSockets.delete(ws);
-        alive.delete(ws);
-      });
-      ws.on('error', () => {}); // protocol errors close the socket; 'close' does the cleanup
-      try {
-        open(adaptWebSocket(ws));
-      } catch (error) {
-        logUnexpectedError(`WebSocket ${requestLabel(request)}`, error);
-        ws.close(1011, INTERNAL_ERROR_TEXT);
-      }
-    });
-  }
-
-  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    if (closing) {
-      socket.destroy();
-      return;
-    }
-    if (req.headers.upgrade?.toLowerCase() !== 'websocket') {
-      serveIgnoringUpgrade(req, socket, head, listener);
-      return;
-    }
-    onUpgrade(req, socket, head).catch((error: unknown) => {
-      logUnexpectedError(`upgrade ${req.method} ${req.url?.split('?')[0]}`, error);
-      socket.destroy();
-    });
-  });
+  server.on('upgrade', app.handleUpgrade);
 
   try {
     await listen(server, port, host);
   } catch (error) {
-    clearInterval(heartbeat);
     idle.stop();
-    await workspace.close(); // the watcher, if it started, must not outlive a server that never listened
-    await nodeSearch?.close();
+    await app.close(); // the watcher, if it started, must not outlive a server that never listened
     throw error;
   }
   const boundPort = (server.address() as AddressInfo).port;
 
   async function shutdown(): Promise<void> {
-    clearInterval(heartbeat);
     idle.stop();
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-    for (const ws of webSockets) ws.close(1001, 'server shutting down');
-    for (const socket of pendingUpgrades) socket.destroy();
     server.closeIdleConnections();
-    await workspace.jobs?.close(); // dev servers' whole trees, before the terminals' sessions are hung up
-    await Promise.all([ptys.killAll(), processes.killAll(), allClosed(webSockets, SHUTDOWN_GRACE_MS), workspace.close()]);
-    await nodeSearch?.close(); // after the engine: no scan is left to run on the workers
-    for (const ws of webSockets) ws.terminate();
+    await app.close();
     const cutOff = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
     await stopped;
     clearTimeout(cutOff);
-    for (const wss of servers.values()) wss.close();
   }
 
   return {
     url: `http://${formatHost(host)}:${boundPort}`,
     host,
     port: boundPort,
-    changes: workspace.changes,
-    terminals: workspace.terminals,
-    search: workspace.search,
+    token: app.token,
+    changes: app.changes,
+    terminals: app.terminals,
+    search: app.search,
     close: () => (closing ??= shutdown()),
   };
-}
-
-/**
- * Node 20 hands every request carrying an Upgrade header to the 'upgrade' listeners (there is no per-request
- * opt-out before Node 22) and stops parsing there. An upgrade to anything but WebSocket (curl --http2 offers
- * `Upgrade: h2c`) is served as the ordinary request it also is — RFC 9110 §7.8 lets a server ignore the offer —
- * through the same handler as every other request, so its body arrives and its response streams. The body is
- * fed from what follows on the socket, up to Content-Length; the connection closes after the response.
- */
-function serveIgnoringUpgrade(
-  req: IncomingMessage,
-  socket: Duplex,
-  head: Buffer,
-  handle: (req: IncomingMessage, res: ServerResponse) => unknown,
-): void {
-  socket.on('error', () => socket.destroy());
-  if (req.headers['transfer-encoding'] !== undefined) {
-    void writeRawResponse(socket, jsonResponse({ error: 'a chunked body cannot come with an Upgrade offer; send Content-Length' }, 411));
-    return;
-  }
-  // Node has already ended `req` (an upgrade request has no body for it): carry its head into a fresh
-  // message whose body we feed ourselves.
-  const message = new IncomingMessage(socket as Socket);
-  message.method = req.method;
-  message.url = req.url;
-  message.httpVersionMajor = req.httpVersionMajor;
-  message.httpVersionMinor = req.httpVersionMinor;
-  message.httpVersion = req.httpVersion;
-  message.headers = req.headers;
-  message.rawHeaders = req.rawHeaders;
-  const response = new ServerResponse(message);
-  response.shouldKeepAlive = false;
-  response.assignSocket(socket as Socket);
-  response.once('finish', () => socket.end());
-  // node:http wires a socket's 'drain' to its current response; this socket left node:http at the upgrade.
-  socket.on('drain', () => {
-    if (!response.writableFinished) response.emit('drain');
-  });
-  let remaining = Number(req.headers['content-length'] ?? 0) || 0;
-  const feed = (chunk: Buffer) => {
-    if (remaining <= 0) return;
-    const part = chunk.subarray(0, remaining);
-    remaining -= part.length;
-    message.push(part);
-    if (remaining === 0) {
-      socket.off('data', feed);
-      message.complete = true;
-      message.push(null);
-    }
-  };
-  if (remaining === 0) {
-    message.complete = true;
-    message.push(null);
-  } else {
-    feed(head);
-    if (remaining > 0) {
-      socket.on('data', feed);
-      // A client that hangs up mid-body: fail the body read instead of leaving the handler waiting.
-      socket.once('close', () => {
-        if (remaining > 0) message.destroy(new Error('client closed the connection before the body was complete'));
-      });
-    }
-  }
-  void handle(message, response);
-}
-
-/** The upgrade request as a fetch Request: full URL from the Host header (or the bound address). */
-function toFetchRequest(req: IncomingMessage, fallbackHost: string): Request {
-  const url = new URL(req.url ?? '/', `http://${req.headers.host ?? fallbackHost}`);
-  const headers = new Headers();
-  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
-  return new Request(url, { method: req.method ?? 'GET', headers });
-}
-
-/** Answers a refused upgrade on the raw socket (status line, headers, body), then ends the connection. */
-async function writeRawResponse(socket: Duplex, response: Response): Promise<void> {
-  let body: Buffer;
-  try {
-    body = Buffer.from(await response.arrayBuffer());
-  } catch {
-    body = Buffer.alloc(0);
-  }
-  if (socket.destroyed) return;
-  const reason = STATUS_CODES[response.status] ?? '';
-  const lines = [`HTTP/1.1 ${response.status} ${reason}`];
-  response.headers.forEach((value, name) => {
-    if (name !== 'content-length' && name !== 'connection' && name !== 'transfer-encoding') lines.push(`${name}: ${value}`);
-  });
-  lines.push(`content-length: ${body.byteLength}`, 'connection: close');
-  socket.end(Buffer.concat([Buffer.from(lines.join('\r\n') + '\r\n\r\n', 'latin1'), body]));
-  // Not destroyed at once: a reset could discard the answer before the client has read it.
-  setTimeout(() => socket.destroy(), REFUSED_UPGRADE_LINGER_MS).unref();
-}
-
-/**
- * A producer held back by a full socket hears `drain` once the queue falls below this, not only when it is
- * empty: refilled while the kernel still has bytes to send, the connection never idles between batches.
- */
-const DRAIN_LOW_WATER_BYTES = 64 * 1024;
-
-/** `ws`'s socket behind the runtime-neutral ServerSocket seam (runtime/websocket.ts). */
-function adaptWebSocket(ws: WebSocket): ServerSocket {
-  // Counted here rather than read from ws.bufferedAmount: the send callback tells us when bytes left, which
-  // is the moment a paused producer may resume.
-  let pending = 0;
-  let aboveLowWater = false;
-  const drainListeners: (() => void)[] = [];
-  return {
-    send(data) {
-      if (ws.readyState !== WebSocket.OPEN) return;
-      const size = typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
-      pending += size;
-      if (pending >= DRAIN_LOW_WATER_BYTES) aboveLowWater = true;
-      ws.send(data, { binary: typeof data !== 'string' }, (error) => {
-        pending -= size;
-        // A send that failed belongs to a dying socket: it is not room to send more ('close' follows).
-        if (error || !aboveLowWater || pending >= DRAIN_LOW_WATER_BYTES) return;
-        aboveLowWater = false;
-        for (const listener of drainListeners) listener();
-      });
-    },
-    get bufferedAmount() {
-      return pending;
-    },
-    get inTransitBytes() {
-      // libuv's count of the current write's unsent bytes: it falls as the kernel takes them.
-      return (ws as unknown as { _socket?: { _handle?: { writeQueueSize?: number } } })._socket?._handle?.writeQueueSize;
-    },
-    onDrain(listener) {
-      drainListeners.push(listener);
-    },
-    close(code, reason) {
-      if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING) ws.close(code, reason);
-    },
-    onMessage(listener) {
-      ws.on('message', (data: RawData, isBinary: boolean) => {
-        const bytes = toBuffer(data);
-        // A throw here would unwind through ws's parser into an uncaught exception: the daemon would exit.
-        try {
-          listener(isBinary ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : bytes.toString('utf8'), isBinary);
-        } catch (error) {
-          logUnexpectedError('a WebSocket message handler', error);
-          if (ws.readyState === WebSocket.OPEN) ws.close(1011, INTERNAL_ERROR_TEXT);
-        }
-      });
-    },
-    onClose(listener) {
-      ws.once('close', (code: number, reason: Buffer) => {
-        try {
-          listener(code, reason.toString('utf8'));
-        } catch (error) {
-          logUnexpectedError('a WebSocket close handler', error);
-        }
-      });
-    },
-  };
-}
-
-function toBuffer(data: RawData): Buffer {
-  if (Buffer.isBuffer(data)) return data;
-  if (Array.isArray(data)) return Buffer.concat(data);
-  return Buffer.from(data);
-}
-
-function allClosed(sockets: Set<WebSocket>, timeoutMs: number): Promise<void> {
-  const waits = [...sockets].map(
-    (ws) => new Promise<void>((resolve) => (ws.readyState === WebSocket.CLOSED ? resolve() : ws.once('close', () => resolve()))),
-  );
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
-  return Promise.race([Promise.all(waits), timeout]).then(() => clearTimeout(timer));
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {
@@ -462,17 +101,4 @@ function listen(server: Server, port: number, host: string): Promise<void> {
       resolve();
     });
   });
-}
-
-/** IPv6 literals need brackets in URLs and Host headers. */
-export function formatHost(host: string): string {
-  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
-}
-
-function realPathOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
 }

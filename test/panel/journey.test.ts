@@ -8,7 +8,7 @@ import { waitFor } from '../support/processes.ts';
 import { tempWorkspace, type TempWorkspace } from '../support/workspace.ts';
 
 /**
- * A newcomer's first minutes, end to end: the real CLI (as `npm start` runs it) prints the panel's URL, and that URL
+ * A newcomer's first minutes, end to end: the real CLI (from source) prints the panel's URL, and that URL
  * in Chromium gives the whole panel over a git repository — tree with badges, quick open, search to a line, an edit
  * saved to disk, a terminal, a file made on disk showing up, a reload that keeps it all. Its last screenshot is the
  * README's picture.

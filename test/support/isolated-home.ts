@@ -15,7 +15,10 @@ import { join } from 'node:path';
 
 export default function setup(): () => void {
   const home = mkdtempSync(join(tmpdir(), 'wsapi-test-home-'));
-  const saved = { HOME: process.env.HOME, WSAPI_TEST_RUN_HOME: process.env.WSAPI_TEST_RUN_HOME, XDG_CACHE_HOME: process.env.XDG_CACHE_HOME, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME };
+  const saved = { HOME: process.env.HOME, WSAPI_TEST_MACHINE_HOME: process.env.WSAPI_TEST_MACHINE_HOME, WSAPI_TEST_RUN_HOME: process.env.WSAPI_TEST_RUN_HOME, XDG_CACHE_HOME: process.env.XDG_CACHE_HOME, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME };
+  // The one test that installs packages as a user would (test/package/) runs npm with this home's npm settings
+  // (registry, cache, the headers native addons build against); nothing else may read it.
+  if (process.env.HOME !== undefined) process.env.WSAPI_TEST_MACHINE_HOME ??= process.env.HOME;
   process.env.HOME = home;
   process.env.WSAPI_TEST_RUN_HOME = home;
   delete process.env.XDG_CACHE_HOME;

@@ -23,7 +23,7 @@ describe('workspace-api CLI', () => {
   let dir: string;
   let children: ChildProcess[];
 
-  /** Runs the CLI as `npm start` does: one node process with tsx's loader. Shells are plain sh (see server tests). */
+  /** Runs the CLI from source: one node process with tsx's loader (`npm start` runs the same CLI compiled). Shells are plain sh (see server tests). */
   function runCli(args: string[], env: Record<string, string | undefined> = {}): Cli {
     const child = spawn(process.execPath, ['--import', 'tsx', 'runtime/node/cli.ts', ...args], {
       cwd: PROJECT,

@@ -1,5 +1,5 @@
 /**
- * The daemon as its own process (the CLI, as `npm start` runs it), so that what it leaves behind can be read from
+ * The daemon as its own process (the CLI from source, through tsx), so that what it leaves behind can be read from
  * /proc: 200 terminals created, used (a command written, its output read) and ended — over `/ws` (`pty_spawn` /
  * `pty_kill`), over `/terminals` (POST / DELETE) and by closing a `/ws/terminal` socket — leave the daemon with no
  * child at all (a zombie is a child it did not reap) and no more file descriptors than before, within seconds.
@@ -52,7 +52,7 @@ afterAll(async () => {
 /**
  * The daemon's children (a zombie is one it has not reaped), and anything still running in a terminal's session
  * (a job its shell left, reparented away from the daemon: a kill must reach it too), by /proc. One child is not a
- * terminal's: the daemon runs as `npm start` runs it, through tsx, whose compiler service (`esbuild`) is started on a
+ * terminal's: the daemon runs from source through tsx, whose compiler service (`esbuild`) is started on a
  * cold transform cache (a fresh clone, as CI's) and lives as long as the daemon. It counts only as a zombie.
  */
 const isLoaderService = (entry: ProcessEntry) => entry.comm === 'esbuild' && entry.state !== 'Z' && entry.state !== 'X';
