@@ -2,7 +2,7 @@
  * `npm run bench` — measures our daemon against an anchor in the same run and prints ours / anchor / ratio.
  * Not part of CI or tests. See bench/README.md for what each figure means.
  *
- *   node --import tsx bench/run.ts [search] [search-engine] [search-first] [raw] [file] [read-page] [tree] [copy] [changes] [terminal] [echo] [rpc] [git] [projects] [health-kernel] [panel]
+ *   node --import tsx bench/run.ts [search] [search-engine] [search-first] [raw] [file] [read-page] [tree] [copy] [changes] [terminal] [echo] [rpc] [git] [projects] [health-kernel] [panel] [startup]
  *   (default: all of them)
  */
 import { spawnSync } from 'node:child_process';
@@ -25,6 +25,7 @@ import { benchReadPage } from './read-page.bench.ts';
 import { benchRpc } from './rpc.bench.ts';
 import { benchSearch } from './search.bench.ts';
 import { benchSearchEngine } from './search-engine.bench.ts';
+import { benchStartup } from './startup.bench.ts';
 import { benchFirstQuery } from './search-first-query.bench.ts';
 import { benchTerminal } from './terminal.bench.ts';
 import { benchTree } from './tree.bench.ts';
@@ -138,6 +139,10 @@ try {
   if (wants('panel')) {
     log('(panel) the web panel\'s first load in headless Chromium: ours vs bare node:http serving the same files; budget 1 s, 1 MiB JS gzipped');
     figures.push(...(await benchPanel(token)));
+  }
+  if (wants('startup')) {
+    log('(startup) start to `listening on` for an empty folder: the built bin vs the CLI from source through tsx, and bare node:http');
+    figures.push(...(await benchStartup()));
   }
 } finally {
   await closeClient();
