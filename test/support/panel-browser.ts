@@ -4,10 +4,11 @@
  * exceptions and any request that leaves loopback (the panel must work offline), and keeps a screenshot of each
  * step under `.artifacts/panel/` for a person to look at.
  */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createNodePanelAssets } from '../../runtime/node/node-panel-assets.ts';
+import { buildPanel, type PanelBuild } from '../../runtime/panel/build-panel.ts';
 import { startNodeServer, type NodeServer, type NodeServerOptions } from '../../runtime/node/server.ts';
 import { projectRoot } from '../../runtime/worker-build.ts';
 import { tempWorkspace, TEST_TOKEN, type TempWorkspace } from './workspace.ts';
@@ -24,8 +25,27 @@ export function sharedBrowser(): Promise<Browser> {
   return browser;
 }
 
-// One panel build per test file (each file is a process of its own): every daemon of the file serves it.
-export const panelAssets = createNodePanelAssets();
+/**
+ * One panel build for the run, shared by the panel's test files through a file in the run's home (fresh each run, so
+ * a source edit is always in it): the first file to need it builds it, the others read it. Two files starting
+ * together may both build; each writes whole (a rename), so a reader never sees half of one.
+ */
+async function runPanelBuild(): Promise<PanelBuild> {
+  const runHome = process.env.WSAPI_TEST_RUN_HOME;
+  if (runHome === undefined) return buildPanel();
+  const file = join(runHome, 'panel-build.json');
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as PanelBuild;
+  } catch {
+    const built = await buildPanel();
+    await writeFile(`${file}.${process.pid}`, JSON.stringify(built));
+    await rename(`${file}.${process.pid}`, file);
+    return built;
+  }
+}
+
+// Every daemon of a test file serves the run's one build.
+export const panelAssets = createNodePanelAssets({ build: runPanelBuild });
 
 export interface PanelDaemon {
   workspace: TempWorkspace;
