@@ -59,7 +59,7 @@ export interface NodeWorkspaceAppOptions extends Omit<WorkspaceAppOptions, 'fs' 
 export interface NodeWorkspaceApp extends WorkspaceApp {
   /** The token requests must carry (given or generated); undefined when auth is disabled. */
   readonly token: string | undefined;
-  /** A node:http request listener serving the app (file bodies go straight from the file to the socket). */
+  /** The app as a node:http request listener (file bodies go straight from the file where the daemon's server installs its Response: ./server.ts). */
   handleRequest(req: IncomingMessage, res: ServerResponse): void;
   /** A node:http 'upgrade' listener: WebSocket routes (`/ws`, terminals) through the app. */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
