@@ -4,12 +4,19 @@
  * the URL printed at start-up) — `?token=T`. Query tokens never authorise a write, so a link cannot
  * trigger one.
  */
-export type AuthConfig = { token: string } | { disabled: true };
+export type AuthConfig =
+  | {
+      token: string;
+      /** More tokens that open the same API (the Worker's per-workspace token beside the deployment's). */
+      alsoAccept?: readonly string[];
+    }
+  | { disabled: true };
 
 export function isAuthorized(request: Request, auth: AuthConfig): boolean {
   if ('disabled' in auth) return true;
+  const accepted = [auth.token, ...(auth.alsoAccept ?? [])];
   for (const candidate of presentedTokens(request)) {
-    if (constantTimeEqual(candidate, auth.token)) return true;
+    if (accepted.some((token) => constantTimeEqual(candidate, token))) return true;
   }
   return false;
 }

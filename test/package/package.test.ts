@@ -218,14 +218,20 @@ describe('the npm package', () => {
       outfile,
       logLevel: 'silent',
     });
-    const mf = new Miniflare({ scriptPath: outfile, modules: true, compatibilityDate: '2026-04-26', bindings: { WORKSPACE_TOKEN: TOKEN } });
+    const mf = new Miniflare({
+      scriptPath: outfile,
+      modules: true,
+      compatibilityDate: '2026-04-26',
+      bindings: { WORKSPACE_TOKEN: TOKEN },
+      durableObjects: { WORKSPACES: { className: 'WorkspaceObject', useSQLite: true } },
+    });
     try {
       const health = await mf.dispatchFetch('http://worker.test/healthz');
       expect([health.status, await health.json()]).toEqual([200, { ok: true }]);
-      const readme = await mf.dispatchFetch('http://worker.test/api/file?path=README.md', { headers: { authorization: `Bearer ${TOKEN}` } });
+      const readme = await mf.dispatchFetch('http://worker.test/w/pkg/api/file?path=README.md', { headers: { authorization: `Bearer ${TOKEN}` } });
       expect(readme.status).toBe(200);
       expect(((await readme.json()) as { content: string }).content).toContain('# Welcome to workspace-api on Cloudflare Workers');
-      const panel = await mf.dispatchFetch('http://worker.test/');
+      const panel = await mf.dispatchFetch('http://worker.test/w/pkg/');
       expect([panel.status, (await panel.text()).includes('<div id="panel"')]).toEqual([200, true]);
     } finally {
       await mf.dispose();

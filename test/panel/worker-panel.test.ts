@@ -5,8 +5,8 @@ import { newPanelPage, openPanel, type PanelPage } from '../support/panel-browse
 
 /**
  * The panel on Workers: the Worker bundle (runtime/worker-build.ts embeds the panel) in workerd through miniflare,
- * listening on a loopback port, driven by the run's shared Chromium. The tree and the editor work there, over the
- * Worker's in-memory workspace; terminals say they need a machine.
+ * listening on a loopback port, driven by the run's shared Chromium. The tree and the editor work there, over a
+ * workspace's Durable Object (its SQLite storage) at `/w/<id>/`; terminals say they need a machine.
  */
 
 const SCRIPT = 'dist/test-worker-panel/worker.js'; // miniflare refuses a script outside its working folder
@@ -23,10 +23,11 @@ beforeAll(async () => {
     modules: true,
     compatibilityDate: '2026-04-26', // as wrangler.toml
     bindings: { WORKSPACE_TOKEN: TOKEN },
+    durableObjects: { WORKSPACES: { className: 'WorkspaceObject', useSQLite: true } },
     host: '127.0.0.1',
     port: 0,
   });
-  url = (await mf.ready).href.replace(/\/$/, '');
+  url = `${(await mf.ready).href.replace(/\/$/, '')}/w/panel-test`; // one workspace's base path
 });
 afterAll(async () => {
   await mf?.dispose();

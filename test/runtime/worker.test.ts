@@ -1,11 +1,16 @@
+import { createHmac } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWorkerBundle } from '../../runtime/worker-build.ts';
 
 /**
- * The Workers entry for real: bundled with the production build flags and run in workerd through miniflare.
- * Three workers from the same bundle, differing only in bindings: token auth (the entry dispatchFetch talks
- * to), no token configured (must refuse, not run open), and explicit WORKSPACE_NO_AUTH.
+ * The Workers entry for real: bundled with the production build flags and run in workerd through miniflare, each
+ * workspace a Durable Object with SQLite storage at `/w/<id>/`. Three workers from the same bundle, differing only
+ * in bindings: token auth with per-workspace tokens (the entry dispatchFetch talks to), no token configured (must
+ * refuse, not run open), and explicit WORKSPACE_NO_AUTH.
  */
 
 // Miniflare refuses a script outside its working folder, so the bundle stays under the project.
@@ -13,18 +18,26 @@ const SCRIPT = 'dist/test-worker/worker.js';
 const COMPATIBILITY_DATE = '2026-04-26'; // as wrangler.toml
 const ORIGIN = 'https://ide.example';
 const BASE = 'http://localhost';
+/** The workspace most tests use; others name their own. */
+const WS = '/w/demo';
+const SECRET = 'per-workspace-secret';
 
 let mf: Miniflare;
 
 beforeAll(async () => {
   await buildWorkerBundle(SCRIPT);
-  const worker = { scriptPath: SCRIPT, modules: true, compatibilityDate: COMPATIBILITY_DATE };
+  const worker = {
+    scriptPath: SCRIPT,
+    modules: true,
+    compatibilityDate: COMPATIBILITY_DATE,
+    durableObjects: { WORKSPACES: { className: 'WorkspaceObject', useSQLite: true } },
+  };
   mf = new Miniflare({
     workers: [
       {
         ...worker,
         name: 'token',
-        bindings: { WORKSPACE_TOKEN: 'tok', WORKSPACE_ALLOW_ORIGIN: ` ${ORIGIN} , https://other.example` },
+        bindings: { WORKSPACE_TOKEN: 'tok', WORKSPACE_TOKEN_SECRET: SECRET, WORKSPACE_ALLOW_ORIGIN: ` ${ORIGIN} , https://other.example` },
       },
       // dispatchFetch picks a worker by route; unrouted requests go to the first one.
       { ...worker, name: 'unconfigured', routes: ['unconfigured.test/*'] },
@@ -41,7 +54,7 @@ afterAll(async () => {
 const auth = { authorization: 'Bearer tok' };
 
 function call(path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
-  return mf.dispatchFetch(BASE + path, init);
+  return mf.dispatchFetch(BASE + WS + path, init);
 }
 
 describe('Workers entry in workerd (WORKSPACE_TOKEN set)', () => {
@@ -223,7 +236,7 @@ describe('Workers entry in workerd (WORKSPACE_TOKEN set)', () => {
 
 describe('Workers entry without WORKSPACE_TOKEN', () => {
   function callWorker(host: 'unconfigured' | 'open', path: string, headers: Record<string, string> = {}) {
-    return mf.dispatchFetch(`http://${host}.test${path}`, { headers });
+    return mf.dispatchFetch(`http://${host}.test${WS}${path}`, { headers });
   }
 
   it('still serves the panel page, which then shows the 503 message', async () => {
@@ -252,5 +265,112 @@ describe('Workers entry without WORKSPACE_TOKEN', () => {
     const response = await callWorker('open', '/api/files');
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ path: '/workspace' });
+  });
+});
+
+describe('one Durable Object per workspace', () => {
+  const at = (path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) => mf.dispatchFetch(BASE + path, init);
+  const put = (path: string, content: string, headers: Record<string, string> = auth) =>
+    at(path, { method: 'PUT', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ content }) });
+
+  it('the Worker itself answers a short index and liveness; no workspace lives outside /w/<id>/', async () => {
+    const index = await at('/');
+    expect([index.status, await index.json()]).toEqual([200, expect.objectContaining({ name: 'workspace-api', workspaces: '/w/{id}/' })]);
+    expect((await at('/healthz')).status).toBe(200);
+    const outside = await at('/api/files', { headers: auth });
+    expect([outside.status, await outside.json()]).toEqual([404, { error: 'not found' }]);
+  });
+
+  it('a malformed workspace id is 400 with the rule, and nothing is made', async () => {
+    for (const id of ['-lead', 'a.b', 'x'.repeat(65), '%E2%9C%93', '', '%ZZ']) {
+      const response = await at(`/w/${id}/api/files`, { headers: auth });
+      expect([id, response.status]).toEqual([id, 400]);
+      expect(((await response.json()) as { error: string }).error).toContain('workspace id');
+    }
+  });
+
+  it('two workspace ids never see each other’s files; each starts with its own README', async () => {
+    expect((await put('/w/alpha/api/file?path=only-alpha.txt', 'alpha’s')).status).toBe(200);
+    const beta = await at('/w/beta/api/file?path=only-alpha.txt', { headers: auth });
+    expect(beta.status).toBe(404);
+    await beta.arrayBuffer();
+    const listed = (await (await at('/w/beta/api/files', { headers: auth })).json()) as { entries: { name: string }[] };
+    expect(listed.entries.map((entry) => entry.name)).toEqual(['README.md']);
+    const alpha = await at('/w/alpha/api/file?path=only-alpha.txt', { headers: auth });
+    expect(await alpha.json()).toEqual({ path: '/workspace/only-alpha.txt', content: 'alpha’s' });
+  });
+
+  it('a per-workspace token (HMAC of the id) opens that workspace and no other; the deployment token opens all', async () => {
+    const own = createHmac('sha256', SECRET).update('gamma').digest('base64url');
+    const opened = await at('/w/gamma/api/files', { headers: { authorization: `Bearer ${own}` } });
+    expect(opened.status).toBe(200);
+    await opened.arrayBuffer();
+    const elsewhere = await at('/w/delta/api/files', { headers: { authorization: `Bearer ${own}` } });
+    expect([elsewhere.status, await elsewhere.json()]).toEqual([401, { error: 'missing or invalid token' }]);
+    const deployment = await at('/w/delta/api/files', { headers: auth });
+    expect(deployment.status).toBe(200);
+    await deployment.arrayBuffer();
+  });
+
+  it('200 parallel conditional writes to one file: exactly one wins its version, the file is wholly the winner’s', async () => {
+    expect((await put('/w/race/api/file?path=contended.txt', 'start')).status).toBe(200);
+    const tag = (await at('/w/race/api/file?path=contended.txt', { headers: auth })).headers.get('etag')!;
+    const writers = Array.from({ length: 200 }, (_, i) => `writer ${i} `.repeat(50));
+    const answers = await Promise.all(writers.map((content) => put('/w/race/api/file?path=contended.txt', content, { ...auth, 'if-match': tag })));
+    const statuses = answers.map((answer) => answer.status);
+    await Promise.all(answers.map((answer) => answer.arrayBuffer()));
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 412)).toHaveLength(199);
+    const winner = writers[statuses.indexOf(200)]!;
+    const final = await at('/w/race/api/file?path=contended.txt', { headers: auth });
+    expect(await final.json()).toEqual({ path: '/workspace/contended.txt', content: winner });
+  });
+});
+
+describe('a workspace survives a restart', () => {
+  it('written, workerd stopped and started again on the same storage: the same bytes and version come back', async () => {
+    const persist = await mkdtemp(join(tmpdir(), 'wsapi-do-persist-'));
+    const start = () =>
+      new Miniflare({
+        scriptPath: SCRIPT,
+        modules: true,
+        compatibilityDate: COMPATIBILITY_DATE,
+        durableObjects: { WORKSPACES: { className: 'WorkspaceObject', useSQLite: true } },
+        durableObjectsPersist: persist,
+        bindings: { WORKSPACE_TOKEN: 'tok' },
+      });
+    // Over 3 MiB: many chunks of the object's storage, none of them a whole SQLite value limit.
+    const bytes = Buffer.alloc(3 * 1024 * 1024 + 17);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 31 + (i >>> 9)) & 0xff;
+    let first: Miniflare | undefined = start();
+    try {
+      const written = await first.dispatchFetch(`${BASE}/w/kept/workspace/upload?path=data.bin`, {
+        method: 'POST',
+        headers: { ...auth, 'x-intentic-control': 'tok', 'content-type': 'application/octet-stream' },
+        body: bytes,
+      });
+      expect(written.status).toBeLessThan(300);
+      await written.arrayBuffer();
+      const before = await first.dispatchFetch(`${BASE}/w/kept/api/raw?path=data.bin`, { headers: auth });
+      const tag = before.headers.get('etag');
+      await before.arrayBuffer();
+      await first.dispose();
+      first = undefined;
+
+      const second = start();
+      try {
+        const after = await second.dispatchFetch(`${BASE}/w/kept/api/raw?path=data.bin`, { headers: auth });
+        expect(after.status).toBe(200);
+        expect(after.headers.get('etag')).toBe(tag);
+        const read = Buffer.from(await after.arrayBuffer());
+        expect(read.byteLength).toBe(bytes.byteLength);
+        expect(read.equals(bytes)).toBe(true); // byte for byte (toEqual walks 3 MiB element by element)
+      } finally {
+        await second.dispose();
+      }
+    } finally {
+      await first?.dispose();
+      await rm(persist, { recursive: true, force: true });
+    }
   });
 });

@@ -3,7 +3,7 @@ import { createWorkspaceApp, WorkspaceError, type WorkspaceApp } from 'workspace
 import { MemoryFileSystem, type FileSystem } from 'workspace-api/fs';
 import { createNodeWorkspaceApp, startNodeServer, type NodeServer, type NodeWorkspaceApp } from 'workspace-api/node';
 import { createWorkspaceClient, WorkspaceClientError, type HttpAnswer } from 'workspace-api/client';
-import worker from 'workspace-api/worker';
+import worker, { WorkspaceObject } from 'workspace-api/worker';
 
 const fs: FileSystem = new MemoryFileSystem({ '/w/a.txt': 'alpha' });
 const app: WorkspaceApp = createWorkspaceApp({ fs, root: '/w', auth: { token: 't' }, basePath: '/sandbox/w' });
@@ -26,6 +26,6 @@ export async function use(): Promise<string> {
   } catch (error) {
     if (error instanceof WorkspaceClientError) return `${error.status}`;
   }
-  void [file.content, tree.tree.length, text, response.status, token, started, new WorkspaceError('not-found', 'x')];
+  void [file.content, tree.tree.length, text, response.status, token, started, new WorkspaceError('not-found', 'x'), WorkspaceObject];
   return 'ok';
 }

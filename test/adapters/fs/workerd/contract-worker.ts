@@ -4,6 +4,7 @@
  * (the runner's own check: it passes in Node too) and DurableObjectFileSystem over the object's SQLite storage.
  * `GET /list` names every test; `GET /run?name=` runs one and answers how it ended.
  */
+import { DurableObjectFileSystem, type DurableObjectSqlStorage } from '../../../../adapters/fs/durable-object-file-system.ts';
 import { MemoryFileSystem } from '../../../../adapters/fs/memory-file-system.ts';
 import { runTest, testNames } from '../../../support/workerd-vitest.ts';
 import { runFileSystemContract } from '../contract.ts';
@@ -14,12 +15,29 @@ runFileSystemContract('MemoryFileSystem in workerd', async () => {
   return { fs, root: '/ws', cleanup: async () => {} };
 });
 
+// The object's storage, set when workerd makes the object (before any test runs). Every test works in a fresh folder
+// of it, removed afterwards, so tests never see each other's files.
+let storage: DurableObjectSqlStorage | undefined;
+let folders = 0;
+
+runFileSystemContract('DurableObjectFileSystem', async () => {
+  if (!storage) throw new Error('no Durable Object storage yet');
+  const fs = new DurableObjectFileSystem(storage);
+  const root = `/test-${++folders}`;
+  await fs.mkdir(root);
+  return { fs, root, cleanup: () => fs.remove(root, { recursive: true }) };
+});
+
 interface Namespace {
   idFromName(name: string): unknown;
   get(id: unknown): { fetch(request: Request): Promise<Response> };
 }
 
 export class ContractObject {
+  constructor(ctx: { storage: DurableObjectSqlStorage }) {
+    storage = ctx.storage;
+  }
+
   async fetch(request: Request): Promise<Response> {
     const url = new URL(request.url);
     if (url.pathname === '/list') return Response.json(testNames());

@@ -1,0 +1,81 @@
+import { DurableObjectFileSystem, type DurableObjectSqlStorage } from '../../adapters/fs/durable-object-file-system.ts';
+import { isFsError } from '../../adapters/fs/fs-error.ts';
+import type { FileSystem } from '../../adapters/fs/file-system.ts';
+import { createWorkspaceApp, type WorkspaceApp } from '../app.ts';
+import { jsonResponse } from '../errors/render.ts';
+import { embeddedPanel } from '../panel/embedded-panel.ts';
+import { panelAssetsFrom } from '../panel/panel-assets.ts';
+import { allowedOriginsOf, workspaceAuth, type WorkerEnv } from './worker-env.ts';
+import { workspaceTarget } from './workspace-id.ts';
+
+/** Where the workspace's files live inside the object's storage (paths in answers read `/workspace/…`). */
+const WORKSPACE_ROOT = '/workspace';
+
+const WELCOME_README = `# Welcome to workspace-api on Cloudflare Workers
+
+This workspace lives in a Durable Object of its own: its files are kept in the object's SQLite storage, the same
+workspace for every request that names it — and they survive restarts and deployments.
+
+- Terminals, commands and git need a real machine: those routes answer 501 here. Run the Node daemon for them.
+- Every API call needs a token, sent as \`Authorization: Bearer <token>\`: the deployment's \`WORKSPACE_TOKEN\`,
+  or this workspace's own token where the deployment hands them out.
+
+Try \`GET api/files\`, \`GET api/file?path=README.md\` and \`PUT api/file?path=notes/hello.md\` under this workspace's URL.
+`;
+
+/**
+ * One workspace (docs/architecture.md#cloudflare-workers): a Durable Object that mounts the same `createWorkspaceApp`
+ * every runtime does, under the base path `/w/<id>`, over DurableObjectFileSystem on its own SQLite storage. The
+ * platform places it, keeps one instance per id and runs its requests one at a time per storage call, so every
+ * request that names the id sees the same files. A new workspace starts with a welcome README.
+ */
+export class WorkspaceObject {
+  readonly #storage: DurableObjectSqlStorage;
+  readonly #env: WorkerEnv;
+  #mounted: Promise<WorkspaceApp> | undefined;
+
+  constructor(ctx: { storage: DurableObjectSqlStorage }, env: WorkerEnv) {
+    this.#storage = ctx.storage;
+    this.#env = env;
+  }
+
+  async fetch(request: Request): Promise<Response> {
+    const target = workspaceTarget(new URL(request.url).pathname);
+    if (target.kind !== 'workspace') return jsonResponse({ error: 'not found' }, 404);
+    // The object is named by its id, so every request it gets carries the same one.
+    this.#mounted ??= this.#mount(target.id, target.basePath).catch((error: unknown) => {
+      this.#mounted = undefined; // try again with the next request
+      throw error;
+    });
+    return (await this.#mounted).fetch(request);
+  }
+
+  async #mount(id: string, basePath: string): Promise<WorkspaceApp> {
+    const fs = new DurableObjectFileSystem(this.#storage);
+    if (!(await exists(fs, WORKSPACE_ROOT))) {
+      await fs.mkdir(WORKSPACE_ROOT, { recursive: true });
+      await fs.write(`${WORKSPACE_ROOT}/README.md`, WELCOME_README);
+    }
+    return createWorkspaceApp({
+      fs,
+      root: WORKSPACE_ROOT,
+      basePath,
+      auth: await workspaceAuth(this.#env, id),
+      allowedOrigins: allowedOriginsOf(this.#env),
+      // A request's search settles before it answers (runtime/search/request-scoped-search.ts).
+      search: { perRequest: true },
+      // The panel built into this bundle by runtime/worker-build.ts or the package build (none when run from source).
+      ...(embeddedPanel ? { panel: panelAssetsFrom(embeddedPanel) } : {}),
+    });
+  }
+}
+
+async function exists(fs: FileSystem, path: string): Promise<boolean> {
+  try {
+    await fs.lstat(path);
+    return true;
+  } catch (error) {
+    if (isFsError(error, 'not-found')) return false;
+    throw error;
+  }
+}
