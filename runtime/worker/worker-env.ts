@@ -7,6 +7,7 @@ import { workspaceToken } from './workspace-token.ts';
  * - WORKSPACE_TOKEN_SECRET  optional (a secret): per-workspace tokens, HMAC of the id (./workspace-token.ts).
  * - WORKSPACE_NO_AUTH       "true" runs open, for a Worker already behind a gateway that authenticates.
  * - WORKSPACE_ALLOW_ORIGIN  comma-separated browser origins allowed by CORS and for WebSocket upgrades ("*": any).
+ * - WORKSPACE_MAX_FILE_BYTES the largest file an upload may write (default 100 MiB: an object's storage is not a disk).
  * - WORKSPACES              the Durable Object namespace of WorkspaceObject: one object per workspace id.
  */
 export interface WorkerEnv {
@@ -14,7 +15,16 @@ export interface WorkerEnv {
   WORKSPACE_TOKEN_SECRET?: string;
   WORKSPACE_NO_AUTH?: string;
   WORKSPACE_ALLOW_ORIGIN?: string;
+  WORKSPACE_MAX_FILE_BYTES?: string;
   WORKSPACES?: DurableObjectNamespaceLike;
+}
+
+/** An upload's cap on the edge when WORKSPACE_MAX_FILE_BYTES says nothing (or nothing sensible). */
+export const DEFAULT_MAX_FILE_BYTES = 100 * 1024 * 1024;
+
+export function maxFileBytesOf(env: WorkerEnv): number {
+  const value = Number(env.WORKSPACE_MAX_FILE_BYTES?.trim() || NaN);
+  return Number.isSafeInteger(value) && value > 0 ? value : DEFAULT_MAX_FILE_BYTES;
 }
 
 /** The part of a Durable Object namespace binding the Worker uses. */

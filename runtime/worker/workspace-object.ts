@@ -5,7 +5,8 @@ import { createWorkspaceApp, type WorkspaceApp } from '../app.ts';
 import { jsonResponse } from '../errors/render.ts';
 import { embeddedPanel } from '../panel/embedded-panel.ts';
 import { panelAssetsFrom } from '../panel/panel-assets.ts';
-import { allowedOriginsOf, workspaceAuth, type WorkerEnv } from './worker-env.ts';
+import { HibernatingSockets, type HibernatableWebSocket, type HibernationState } from './hibernating-sockets.ts';
+import { allowedOriginsOf, maxFileBytesOf, workspaceAuth, type WorkerEnv } from './worker-env.ts';
 import { workspaceTarget } from './workspace-id.ts';
 
 /** Where the workspace's files live inside the object's storage (paths in answers read `/workspace/…`). */
@@ -27,27 +28,54 @@ Try \`GET api/files\`, \`GET api/file?path=README.md\` and \`PUT api/file?path=n
  * One workspace (docs/architecture.md#cloudflare-workers): a Durable Object that mounts the same `createWorkspaceApp`
  * every runtime does, under the base path `/w/<id>`, over DurableObjectFileSystem on its own SQLite storage. The
  * platform places it, keeps one instance per id and runs its requests one at a time per storage call, so every
- * request that names the id sees the same files. A new workspace starts with a welcome README.
+ * request that names the id sees the same files. A new workspace starts with a welcome README. WebSocket routes
+ * (`/ws`: files, search, zips) use the hibernation API (./hibernating-sockets.ts): an idle connection costs nothing.
  */
 export class WorkspaceObject {
   readonly #storage: DurableObjectSqlStorage;
   readonly #env: WorkerEnv;
+  readonly #sockets: HibernatingSockets;
   #mounted: Promise<WorkspaceApp> | undefined;
 
-  constructor(ctx: { storage: DurableObjectSqlStorage }, env: WorkerEnv) {
+  constructor(ctx: { storage: DurableObjectSqlStorage } & HibernationState, env: WorkerEnv) {
     this.#storage = ctx.storage;
     this.#env = env;
+    this.#sockets = new HibernatingSockets(ctx);
   }
 
   async fetch(request: Request): Promise<Response> {
-    const target = workspaceTarget(new URL(request.url).pathname);
-    if (target.kind !== 'workspace') return jsonResponse({ error: 'not found' }, 404);
-    // The object is named by its id, so every request it gets carries the same one.
+    const app = await this.#appFor(request.url);
+    if (app === undefined) return jsonResponse({ error: 'not found' }, 404);
+    if (request.headers.get('upgrade')?.toLowerCase() === 'websocket') return this.#sockets.upgrade(request, app.fetch);
+    return app.fetch(request);
+  }
+
+  /** The hibernation API's handlers: a message (perhaps to a woken instance), a close, a failure. */
+  async webSocketMessage(socket: HibernatableWebSocket, message: string | ArrayBuffer): Promise<void> {
+    await this.#sockets.message(socket, message, async (url) => {
+      const app = await this.#appFor(url);
+      if (app === undefined) throw new Error(`a socket of this object names no workspace: ${url}`);
+      return app.fetch;
+    });
+  }
+
+  webSocketClose(socket: HibernatableWebSocket, code: number, reason: string): void {
+    this.#sockets.closed(socket, code, reason);
+  }
+
+  webSocketError(socket: HibernatableWebSocket): void {
+    this.#sockets.closed(socket, 1011, 'the connection failed');
+  }
+
+  /** The workspace app, mounted on the first request: the object is named by its id, so every URL carries the same one. */
+  async #appFor(url: string): Promise<WorkspaceApp | undefined> {
+    const target = workspaceTarget(new URL(url).pathname);
+    if (target.kind !== 'workspace') return undefined;
     this.#mounted ??= this.#mount(target.id, target.basePath).catch((error: unknown) => {
       this.#mounted = undefined; // try again with the next request
       throw error;
     });
-    return (await this.#mounted).fetch(request);
+    return this.#mounted;
   }
 
   async #mount(id: string, basePath: string): Promise<WorkspaceApp> {
@@ -62,8 +90,11 @@ export class WorkspaceObject {
       basePath,
       auth: await workspaceAuth(this.#env, id),
       allowedOrigins: allowedOriginsOf(this.#env),
+      // Uploads stop at the edge's file cap; a file the protocol reads whole stays within it too.
+      limits: { maxUploadBytes: maxFileBytesOf(this.#env), rpcMaxFileBytes: Math.min(maxFileBytesOf(this.#env), 48 * 1024 * 1024) },
       // A request's search settles before it answers (runtime/search/request-scoped-search.ts).
       search: { perRequest: true },
+      webSockets: true, // ./hibernating-sockets.ts
       // The panel built into this bundle by runtime/worker-build.ts or the package build (none when run from source).
       ...(embeddedPanel ? { panel: panelAssetsFrom(embeddedPanel) } : {}),
     });

@@ -37,7 +37,12 @@ beforeAll(async () => {
       {
         ...worker,
         name: 'token',
-        bindings: { WORKSPACE_TOKEN: 'tok', WORKSPACE_TOKEN_SECRET: SECRET, WORKSPACE_ALLOW_ORIGIN: ` ${ORIGIN} , https://other.example` },
+        bindings: {
+          WORKSPACE_TOKEN: 'tok',
+          WORKSPACE_TOKEN_SECRET: SECRET,
+          WORKSPACE_ALLOW_ORIGIN: ` ${ORIGIN} , https://other.example`,
+          WORKSPACE_MAX_FILE_BYTES: String(1024 * 1024),
+        },
       },
       // dispatchFetch picks a worker by route; unrouted requests go to the first one.
       { ...worker, name: 'unconfigured', routes: ['unconfigured.test/*'] },
@@ -182,7 +187,7 @@ describe('Workers entry in workerd (WORKSPACE_TOKEN set)', () => {
     expect(await response.json()).toEqual({ error: expect.stringMatching(/\S/) });
   });
 
-  it('the named terminals answer 501 and /ws 426: no pty and no WebSocket upgrades on Workers', async () => {
+  it('the named terminals answer 501: no pty on Workers', async () => {
     const list = await call('/terminals', { headers: auth });
     expect(list.status).toBe(501);
     expect(await list.json()).toEqual({ error: 'terminals are not available on this runtime' });
@@ -192,17 +197,49 @@ describe('Workers entry in workerd (WORKSPACE_TOKEN set)', () => {
       body: JSON.stringify({ name: 'dev', command: 'true' }),
     });
     expect(create.status).toBe(501);
-    const ws = await call('/ws', {
-      headers: { ...auth, upgrade: 'websocket', connection: 'Upgrade', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', 'sec-websocket-version': '13' },
-    });
-    expect(ws.status).toBe(426);
-    expect(await ws.json()).toEqual({ error: 'this endpoint needs a WebSocket upgrade' });
+    await create.arrayBuffer();
   });
 
-  it('GET /capabilities: a Worker has no WebSockets, terminals, commands, git or chat', async () => {
+  it('/ws upgrades in the workspace object (hibernation API): files and search over the protocol, a pty needs a machine', async () => {
+    const refused = await call('/ws', { headers: { upgrade: 'websocket' } });
+    expect([refused.status, await refused.json()]).toEqual([401, { error: 'missing or invalid token' }]);
+    const plain = await call('/ws', { headers: auth });
+    expect(plain.status).toBe(426);
+    await plain.arrayBuffer();
+
+    const upgraded = await call('/ws?token=tok', { headers: { upgrade: 'websocket' } });
+    expect(upgraded.status).toBe(101);
+    const ws = upgraded.webSocket!;
+    type Reply = { id: number; ok: boolean; result?: unknown; error?: string };
+    const waiting = new Map<number, (reply: Reply) => void>();
+    ws.addEventListener('message', (event) => {
+      const frame = JSON.parse(String(event.data)) as Reply;
+      waiting.get(frame.id)?.(frame);
+    });
+    ws.accept();
+    let nextId = 1;
+    const rpc = (command: string, args: Record<string, unknown>) =>
+      new Promise<Reply>((resolve) => {
+        const id = nextId++;
+        waiting.set(id, resolve);
+        ws.send(JSON.stringify({ id, command, args }));
+      });
+    expect(await rpc('write_file', { path: 'from-ws.txt', content: 'written over /ws' })).toMatchObject({ ok: true });
+    expect(await rpc('read_file', { path: 'from-ws.txt' })).toEqual({ id: 2, ok: true, result: 'written over /ws' });
+    const http = await call('/api/file?path=from-ws.txt', { headers: auth });
+    expect(await http.json()).toEqual({ path: '/workspace/from-ws.txt', content: 'written over /ws' });
+    const found = (await rpc('search_in_files', { path: '.', query: 'written over' })) as { ok: boolean; result: { path: string }[] | { results: { path: string }[] } };
+    expect(found).toMatchObject({ ok: true });
+    expect(JSON.stringify(found.result)).toContain('from-ws.txt');
+    const pty = await rpc('pty_spawn', { sessionId: 'edge' });
+    expect(pty.ok).toBe(false);
+    ws.close(1000, 'done');
+  });
+
+  it('GET /capabilities: a Worker upgrades WebSockets but has no terminals, commands, git or chat', async () => {
     const response = await call('/capabilities', { headers: auth });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ version: '0.1.0', webSockets: false, terminals: false, commands: false, git: false, chat: false, watching: false });
+    expect(await response.json()).toEqual({ version: '0.1.0', webSockets: true, terminals: false, commands: false, git: false, chat: false, watching: false });
   });
 
   it('serves the panel embedded in the bundle: the page, its hashed script, and the API reference', async () => {
@@ -287,6 +324,54 @@ describe('one Durable Object per workspace', () => {
       expect([id, response.status]).toEqual([id, 400]);
       expect(((await response.json()) as { error: string }).error).toContain('workspace id');
     }
+  });
+
+  it('the change feed streams from the workspace object: a write through another request arrives as its frame', async () => {
+    const feed = await at('/w/feed/workspace-files/changes', { headers: auth });
+    expect([feed.status, feed.headers.get('content-type')]).toEqual([200, 'text/event-stream']);
+    const reader = feed.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    const until = async (wanted: string) => {
+      while (!text.includes(wanted)) {
+        const { done, value } = await reader.read();
+        if (done) throw new Error(`the stream ended before ${wanted}`);
+        text += decoder.decode(value, { stream: true });
+      }
+    };
+    await until('{"kind":"ready"}');
+    expect((await put('/w/feed/api/file?path=seen.txt', 'a change')).status).toBe(200);
+    await until('/workspace/seen.txt');
+    expect(text).toMatch(/data: \{"kind":"change","change":\{"absolutePath":"\/workspace\/seen\.txt","version":"[^"]+"\}\}/);
+    await reader.cancel();
+  });
+
+  it('bad input on the edge is a clear 4xx in the dialect’s shape, and nothing is written', async () => {
+    const escaping = await at('/w/guarded/api/file?path=../../outside.txt', { headers: auth });
+    expect([escaping.status, await escaping.json()]).toEqual([403, { error: expect.stringMatching(/outside/) }]);
+    const escapingWrite = await put('/w/guarded/api/file?path=../escape.txt', 'no');
+    expect(escapingWrite.status).toBe(403);
+    await escapingWrite.arrayBuffer();
+    // A JSON body over the 16 MiB cap, and an upload over this deployment's file cap (1 MiB here).
+    const huge = await put('/w/guarded/api/file?path=huge.txt', 'x'.repeat(17 * 1024 * 1024));
+    expect(huge.status).toBe(413);
+    await huge.arrayBuffer();
+    const upload = await at('/w/guarded/workspace/upload?path=big.bin', {
+      method: 'POST',
+      headers: { 'x-intentic-control': 'tok', 'content-type': 'application/octet-stream' },
+      body: 'y'.repeat(1024 * 1024 + 1),
+    });
+    expect(upload.status).toBe(413);
+    await upload.arrayBuffer();
+    const listed = (await (await at('/w/guarded/api/files', { headers: auth })).json()) as { entries: { name: string }[] };
+    expect(listed.entries.map((entry) => entry.name)).toEqual(['README.md']);
+    const exactly = await at('/w/guarded/workspace/upload?path=fits.bin', {
+      method: 'POST',
+      headers: { 'x-intentic-control': 'tok', 'content-type': 'application/octet-stream' },
+      body: 'z'.repeat(1024 * 1024),
+    });
+    expect(exactly.status).toBe(200);
+    await exactly.arrayBuffer();
   });
 
   it('two workspace ids never see each other’s files; each starts with its own README', async () => {
