@@ -2,7 +2,7 @@
  * `npm run bench` — measures our daemon against an anchor in the same run and prints ours / anchor / ratio.
  * Not part of CI or tests. See bench/README.md for what each figure means.
  *
- *   node --import tsx bench/run.ts [search] [search-engine] [search-first] [raw] [file] [read-page] [tree] [copy] [changes] [terminal] [echo] [rpc] [git] [projects] [health-kernel] [panel] [startup]
+ *   node --import tsx bench/run.ts [search] [search-engine] [search-first] [raw] [file] [read-page] [tree] [copy] [changes] [terminal] [echo] [rpc] [git] [projects] [health-kernel] [panel] [startup] [edge]
  *   (default: all of them)
  */
 import { spawnSync } from 'node:child_process';
@@ -15,6 +15,7 @@ import type { Figure } from './lib/result.ts';
 import { prepareCorpus } from './prepare-corpus.ts';
 import { benchChangeFeed } from './change-feed.bench.ts';
 import { benchCopy } from './copy.bench.ts';
+import { benchEdge } from './edge.bench.ts';
 import { benchEcho } from './echo.bench.ts';
 import { benchGit } from './git.bench.ts';
 import { benchPanel } from './panel.bench.ts';
@@ -143,6 +144,10 @@ try {
   if (wants('startup')) {
     log('(startup) start to `listening on` for an empty folder: the built bin vs the CLI from source through tsx, and bare node:http');
     figures.push(...(await benchStartup()));
+  }
+  if (wants('edge')) {
+    log('(edge) a workspace in workerd (Durable Object, SQLite) vs the Node daemon on disk: file rps/p99, tree, search on 10 000 files, a 50 MiB file');
+    figures.push(...(await benchEdge(token)));
   }
 } finally {
   await closeClient();
