@@ -5,6 +5,7 @@ import { createWorkspaceApp, type WorkspaceApp } from '../app.ts';
 import { jsonResponse } from '../errors/render.ts';
 import { embeddedPanel } from '../panel/embedded-panel.ts';
 import { panelAssetsFrom } from '../panel/panel-assets.ts';
+import { durableObjectSearch } from '../search/durable-object-search.ts';
 import { HibernatingSockets, type HibernatableWebSocket, type HibernationState } from './hibernating-sockets.ts';
 import { allowedOriginsOf, maxFileBytesOf, workspaceAuth, type WorkerEnv } from './worker-env.ts';
 import { workspaceTarget } from './workspace-id.ts';
@@ -92,8 +93,8 @@ export class WorkspaceObject {
       allowedOrigins: allowedOriginsOf(this.#env),
       // Uploads stop at the edge's file cap; a file the protocol reads whole stays within it too.
       limits: { maxUploadBytes: maxFileBytesOf(this.#env), rpcMaxFileBytes: Math.min(maxFileBytesOf(this.#env), 48 * 1024 * 1024) },
-      // A request's search settles before it answers (runtime/search/request-scoped-search.ts).
-      search: { perRequest: true },
+      // One engine for the object's life, its index and per-file facts kept in the object's SQLite.
+      search: durableObjectSearch(this.#storage),
       webSockets: true, // ./hibernating-sockets.ts
       // The panel built into this bundle by runtime/worker-build.ts or the package build (none when run from source).
       ...(embeddedPanel ? { panel: panelAssetsFrom(embeddedPanel) } : {}),

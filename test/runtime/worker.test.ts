@@ -115,7 +115,7 @@ describe('Workers entry in workerd (WORKSPACE_TOKEN set)', () => {
 
   it('/workspace/search works across requests: what one request writes the next finds, and pages follow each other', async () => {
     const H = { ...auth, 'x-intentic-control': 'tok' };
-    // Searched before anything is written: an engine that outlived this request would be dead in the next ones.
+    // Searched before anything is written: what the object's engine knows then must follow the writes after it.
     expect((await call('/workspace/search?query=welcome&mode=find', { headers: H })).status).toBe(200);
     for (let i = 0; i < 5; i++) {
       const put = await call(`/api/file?path=src/paged${i}.ts`, {
@@ -132,7 +132,7 @@ describe('Workers entry in workerd (WORKSPACE_TOKEN set)', () => {
     const paths: string[] = [];
     let page = await search({ query: 'pagedToken', mode: 'find', limit: '2' });
     expect(page.status).toBe(200);
-    expect(page.body.freshness).toEqual({ state: 'fresh' });
+    expect(page.body.freshness).toEqual({ state: 'fresh', ageMs: 0 }); // the object's index answered, caught up
     for (;;) {
       paths.push(...page.body.groups.map((group) => group.path));
       if (page.body.cursor === undefined) break;
@@ -236,10 +236,10 @@ describe('Workers entry in workerd (WORKSPACE_TOKEN set)', () => {
     ws.close(1000, 'done');
   });
 
-  it('GET /capabilities: a Worker upgrades WebSockets but has no terminals, commands, git or chat', async () => {
+  it('GET /capabilities: a Worker upgrades WebSockets and sees every change (all go through the API), but has no terminals, commands, git or chat', async () => {
     const response = await call('/capabilities', { headers: auth });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ version: '0.1.0', webSockets: true, terminals: false, commands: false, git: false, chat: false, watching: false });
+    expect(await response.json()).toEqual({ version: '0.1.0', webSockets: true, terminals: false, commands: false, git: false, chat: false, watching: true });
   });
 
   it('serves the panel embedded in the bundle: the page, its hashed script, and the API reference', async () => {

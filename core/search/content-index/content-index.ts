@@ -92,6 +92,11 @@ export interface ContentIndexOptions {
   deltaMaxFiles?: number;
   /** Decoded postings kept for later queries, in ids (default 2.5M: 15 MiB with their masks, 6 bytes each). */
   cachedPostings?: number;
+  /**
+   * Build without the dense 2^24 scratch tables, in smaller shards (./index-builder.ts InProcessBuilderOptions):
+   * the default builder, the delta and its flushes. For a runtime with a small memory limit (Workers).
+   */
+  compact?: boolean;
   now?: () => number;
 }
 
@@ -165,7 +170,7 @@ class TrigramContentIndex implements ContentIndex {
   private resyncing = 0;
 
   constructor(private readonly options: ContentIndexOptions) {
-    this.builder = options.builder ?? createInProcessBuilder(options.read);
+    this.builder = options.builder ?? createInProcessBuilder(options.read, { compact: options.compact ?? false });
     this.cache = new PostingsCache(options.cachedPostings ?? 2.5 * 1024 * 1024);
     this.now = options.now ?? Date.now;
     this.work = this.start().catch((error) => {
@@ -472,7 +477,7 @@ class TrigramContentIndex implements ContentIndex {
     const length = entry.size > MAX_SEARCHED_FILE_BYTES ? entry.size : (bytes?.length ?? 0);
     const id = this.nextId++;
     let trigrams: SortedTrigrams | undefined;
-    const collector = (this.collector ??= new TrigramCollector());
+    const collector = (this.collector ??= new TrigramCollector(this.options.compact ?? false));
     const flags = indexFileBytes(bytes, length, collector, (_trigrams, _masks, count) => {
       trigrams = collector.sortedCopy(count);
     });
@@ -501,7 +506,7 @@ class TrigramContentIndex implements ContentIndex {
     const ids = [...this.delta.keys()].sort((a, b) => a - b);
     const base = ids[0]!;
     const span = ids[ids.length - 1]! - base + 1;
-    const builder = new ShardBuilder();
+    const builder = new ShardBuilder(false, this.options.compact ?? false);
     for (const id of ids) {
       const { trigrams, masks } = this.delta.get(id)!;
       builder.add(id - base, trigrams, masks, trigrams.length);

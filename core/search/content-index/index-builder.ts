@@ -78,17 +78,36 @@ export function indexFileBytes(
 const SLICE_MS = 8;
 const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
+/**
+ * Text bytes per shard of a compact build: its postings (~24 bytes each while the shard finishes, about one per 2–3
+ * bytes of text) stay a few tens of MiB.
+ */
+export const COMPACT_SHARD_TEXT_BYTES = 2 * 1024 * 1024;
+
+export interface InProcessBuilderOptions {
+  /**
+   * No dense 2^24 tables (~290 MiB of scratch buffers in a bulk build), and shards of COMPACT_SHARD_TEXT_BYTES:
+   * for a runtime with a small memory limit that counts every allocated byte (Cloudflare: 128 MB an isolate).
+   * The same index, in more, smaller shards.
+   */
+  compact?: boolean;
+}
+
 /** Builds on the calling thread, reading through `read`, yielding to the event loop every few milliseconds. */
-export function createInProcessBuilder(read: (entry: IndexEntry) => Promise<Uint8Array | undefined>): IndexBuilder {
+export function createInProcessBuilder(
+  read: (entry: IndexEntry) => Promise<Uint8Array | undefined>,
+  options: InProcessBuilderOptions = {},
+): IndexBuilder {
+  const compact = options.compact ?? false;
   return {
     async build(job, onProgress) {
-      const collector = new TrigramCollector();
-      const builder = new ShardBuilder(true);
+      const collector = new TrigramCollector(compact);
+      const builder = new ShardBuilder(!compact, compact);
       const flags = new Uint8Array(job.files.length);
       const shards: BuiltShard[] = [];
       let sliceStart = Date.now();
       try {
-        for (const [start, end] of shardRuns(job.files)) {
+        for (const [start, end] of shardRuns(job.files, compact ? COMPACT_SHARD_TEXT_BYTES : SHARD_TEXT_BYTES)) {
           for (let i = start; i < end; i++) {
             job.signal?.throwIfAborted();
             const entry = job.files[i]!;

@@ -16,6 +16,8 @@ import { shardByteLength, writeShardHead } from './shard-format.ts';
  * buffers once, above that size (untouched pages cost nothing), and reuses them for every shard.
  */
 const BULK_PAIRS = 1 << 24;
+/** A compact finish packs a posting's position into 29 bits. */
+const POSITIONS = 2 ** 29;
 
 export class ShardBuilder {
   private counts: Uint32Array | undefined;
@@ -28,8 +30,16 @@ export class ShardBuilder {
   private fileIds: number[] = [];
   private fileStarts: number[] = [];
 
-  /** `bulk`: keep large scratch buffers across shards (see BULK_PAIRS); off for the occasional delta flush. */
-  constructor(private readonly bulk = false) {
+  /**
+   * `bulk`: keep large scratch buffers across shards (see BULK_PAIRS); off for the occasional delta flush.
+   * `compact`: `finish` sorts the postings instead of counting them in the dense 2^24 table (64 MiB), so memory
+   * follows the shard (~24 bytes a posting while it finishes): for a runtime with a small memory limit that counts
+   * every allocated byte (./trigrams.ts, TrigramCollector). The same bytes either way.
+   */
+  constructor(
+    private readonly bulk = false,
+    private readonly compact = false,
+  ) {
     this.pairs = new Uint32Array(bulk ? BULK_PAIRS : 1 << 16);
     this.pairMasks = new Uint16Array(this.pairs.length);
   }
@@ -63,6 +73,7 @@ export class ShardBuilder {
 
   /** The shard's bytes for ids `base .. base + span`; the builder is empty again afterwards. */
   finish(base: number, span: number): Uint8Array {
+    if (this.compact) return this.finishSorted(base, span);
     const counts = (this.counts ??= new Uint32Array(TRIGRAM_SPACE));
     const pairs = this.pairs;
     const total = this.pairCount;
@@ -112,6 +123,47 @@ export class ShardBuilder {
       this.idMasks = undefined;
       if (this.pairs.length > 1 << 20) this.shrinkPairs();
     }
+    return out;
+  }
+
+  /**
+   * `finish` without the dense counter: each posting's (trigram, position) packed into one double (24 + 29 bits,
+   * exact below 2^53) and sorted. Positions follow the files' order, so each trigram's ids come out ascending, as
+   * the counting sort leaves them.
+   */
+  private finishSorted(base: number, span: number): Uint8Array {
+    const total = this.pairCount;
+    if (total >= POSITIONS) throw new RangeError(`a compact shard holds fewer than ${POSITIONS} postings`);
+    const pairs = this.pairs;
+    const keys = new Float64Array(total);
+    for (let p = 0; p < total; p++) keys[p] = pairs[p]! * POSITIONS + p;
+    keys.sort();
+    const owner = new Uint32Array(total);
+    const files = this.fileIds.length;
+    for (let f = 0; f < files; f++) owner.fill(this.fileIds[f]!, this.fileStarts[f]!, f + 1 < files ? this.fileStarts[f + 1]! : total);
+    const distinct: number[] = [];
+    const boundaries: number[] = [];
+    const ids = new Uint32Array(total);
+    const masks = new Uint16Array(total);
+    let previous = -1;
+    for (let i = 0; i < total; i++) {
+      const key = keys[i]!;
+      const trigram = Math.floor(key / POSITIONS);
+      const p = key - trigram * POSITIONS;
+      if (trigram !== previous) {
+        distinct.push(trigram);
+        boundaries.push(i);
+        previous = trigram;
+      }
+      ids[i] = owner[p]!;
+      masks[i] = this.pairMasks[p]!;
+    }
+    boundaries.push(total);
+    const out = encodeShard(base, span, Uint32Array.from(distinct), Uint32Array.from(boundaries), ids, masks);
+    this.pairCount = 0;
+    this.fileIds = [];
+    this.fileStarts = [];
+    if (this.pairs.length > 1 << 20) this.shrinkPairs();
     return out;
   }
 

@@ -63,16 +63,28 @@ export interface SortedTrigrams {
  * Collects a file's distinct trigrams and their GramMasks with a dense 2^24 mask table (32 MiB, its pages only
  * resident where trigrams fall), cleared afterwards through the list of the trigrams it set, so one collector
  * serves every file of a build without re-zeroing.
+ *
+ * `compact`: a hash table sized to the file instead (~12 bytes a distinct trigram at most half full: 12 MiB for a
+ * 1 MiB file, kilobytes for most), for a runtime that counts every allocated byte against a small limit — a
+ * Cloudflare isolate has 128 MB, and counts the dense table whole though its pages are never touched. The same
+ * trigrams and masks, in the same order; a little slower.
  */
 export class TrigramCollector {
-  private readonly seen = new Uint16Array(TRIGRAM_SPACE);
+  private readonly seen: Uint16Array | undefined;
+  private readonly sparse: SparseMasks | undefined;
   /** The last file's distinct trigrams in `[0, count)`; valid until the next `collect`. */
   trigrams: Uint32Array = new Uint32Array(1 << 16);
   /** `masks[i]` is the GramMask of `trigrams[i]`. */
   masks: Uint16Array = new Uint16Array(1 << 16);
 
+  constructor(compact = false) {
+    if (compact) this.sparse = new SparseMasks();
+    else this.seen = new Uint16Array(TRIGRAM_SPACE);
+  }
+
   collect(bytes: Uint8Array, length = bytes.length): CollectedTrigrams {
-    const seen = this.seen;
+    if (this.sparse !== undefined) return this.collectSparse(this.sparse, bytes, length);
+    const seen = this.seen!;
     const fold = FOLD_BYTE;
     const next = NEXT_BIT;
     let trigrams: Uint32Array = this.trigrams;
@@ -113,6 +125,41 @@ export class TrigramCollector {
     return { binary, foldVariant: foldVariant && !binary, count };
   }
 
+  /** `collect` over a SparseMasks table: the same loop, the table's lookups in place of the dense array's. */
+  private collectSparse(seen: SparseMasks, bytes: Uint8Array, length: number): CollectedTrigrams {
+    const fold = FOLD_BYTE;
+    const next = NEXT_BIT;
+    let trigrams: Uint32Array = this.trigrams;
+    let count = 0;
+    let foldVariant = false;
+    let binary = false;
+    if (length > 0 && (bytes[0] === 0 || (length > 1 && bytes[1] === 0))) binary = true;
+    if (length > 1 && bytes[0] === 0xc5 && bytes[1] === 0xbf) foldVariant = true;
+    if (!binary && length >= 3) {
+      seen.reserve(length - 2);
+      let t = (fold[bytes[0]!]! << 8) | fold[bytes[1]!]!;
+      for (let i = 2; i < length; i++) {
+        const b = bytes[i]!;
+        if (b === 0) {
+          binary = true;
+          break;
+        }
+        t = ((t << 8) | fold[b]!) & 0xffffff;
+        const mask = (1 << ((i - 2) & 7)) | (i + 1 < length ? next[bytes[i + 1]!]! : 0);
+        if (seen.or(t, mask)) {
+          if (count === trigrams.length) trigrams = this.grow(count);
+          trigrams[count++] = t;
+          if (t === 0xe284aa || (t & 0xffff) === 0xc5bf) foldVariant = true;
+        }
+      }
+    }
+    const masks = this.masks;
+    for (let i = 0; i < count; i++) masks[i] = seen.get(trigrams[i]!);
+    seen.clear();
+    if (binary) count = 0;
+    return { binary, foldVariant: foldVariant && !binary, count };
+  }
+
   /** The last file's distinct trigrams, sorted, with their masks, as new arrays (for the in-memory delta). */
   sortedCopy(count: number): SortedTrigrams {
     // Trigram and mask packed into one number (40 bits) sort together.
@@ -134,6 +181,71 @@ export class TrigramCollector {
     this.trigrams = bigger;
     this.masks = new Uint16Array(bigger.length);
     return bigger;
+  }
+}
+
+/**
+ * Trigram → GramMask for one file: open addressing with linear probing over typed arrays, kept at most half full,
+ * grown before a file that might fill it (`reserve`), emptied through the list of slots it used.
+ */
+class SparseMasks {
+  /** trigram + 1 per slot; 0 is empty. */
+  private keys = new Uint32Array(1 << 10);
+  private values = new Uint16Array(1 << 10);
+  private shift = 32 - 10;
+  private used = new Uint32Array(1 << 9);
+  private size = 0;
+
+  /** Room for `distinct` more trigrams (a file of n bytes has at most n − 2). */
+  reserve(distinct: number): void {
+    let capacity = this.keys.length;
+    const wanted = Math.min(distinct, TRIGRAM_SPACE) * 2;
+    if (wanted <= capacity) return;
+    while (capacity < wanted) capacity *= 2;
+    this.keys = new Uint32Array(capacity);
+    this.values = new Uint16Array(capacity);
+    this.used = new Uint32Array(capacity / 2);
+    this.shift = 32 - Math.log2(capacity);
+  }
+
+  /** ORs `mask` into `trigram`'s; true when the trigram was not there yet. */
+  or(trigram: number, mask: number): boolean {
+    const keys = this.keys;
+    const key = trigram + 1;
+    const last = keys.length - 1;
+    for (let slot = Math.imul(key, 0x9e3779b1) >>> this.shift; ; slot = (slot + 1) & last) {
+      const held = keys[slot]!;
+      if (held === key) {
+        this.values[slot]! |= mask;
+        return false;
+      }
+      if (held === 0) {
+        keys[slot] = key;
+        this.values[slot] = mask;
+        this.used[this.size++] = slot;
+        return true;
+      }
+    }
+  }
+
+  get(trigram: number): number {
+    const keys = this.keys;
+    const key = trigram + 1;
+    const last = keys.length - 1;
+    for (let slot = Math.imul(key, 0x9e3779b1) >>> this.shift; ; slot = (slot + 1) & last) {
+      const held = keys[slot]!;
+      if (held === key) return this.values[slot]!;
+      if (held === 0) return 0;
+    }
+  }
+
+  clear(): void {
+    for (let i = 0; i < this.size; i++) {
+      const slot = this.used[i]!;
+      this.keys[slot] = 0;
+      this.values[slot] = 0;
+    }
+    this.size = 0;
   }
 }
 

@@ -167,12 +167,34 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     return answerPage(set, page, cursor, freshness(engine));
   }
 
+  async function settled(): Promise<void> {
+    const engine = await start();
+    await engine.whenListed;
+    await engine.fileList.settled();
+    await engine.index?.settled();
+    await engine.proseFeed?.settled();
+    await engine.symbolPass;
+  }
+
+  /** `settled()`, given up after `ms` (the engine goes on catching up). */
+  async function settledWithin(ms: number): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const givenUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, ms))));
+    try {
+      await Promise.race([settled().catch(() => {}), givenUp]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   return {
     start() {
       start().catch(() => {}); // a failure is the next search's to report
     },
     readyFileList: () => (started?.fileList.isReady ? started.fileList : undefined),
     async search(request): Promise<SearchAnswer> {
+      // Settled before `running` counts it: the prose feed waits while searches run.
+      if (options.settleFirst) await settled();
       running++;
       try {
         return await searchPage(request);
@@ -181,6 +203,9 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       }
     },
     async mayHoldMatch(query, scope = {}) {
+      // Waited for within half of what is left of the caller's budget: an engine still building (its first start
+      // on a big workspace) answers undefined, and the caller reads every file with the other half, as before.
+      if (options.settleFirst && !closed) await settledWithin(((scope.deadlineMs ?? now() + scanBudgetMs) - now()) / 2);
       const engine = started ?? (parts === undefined || closed ? undefined : await parts.catch(() => undefined));
       if (engine === undefined) return undefined;
       if (engine.index === undefined || engine.index.status().state !== 'ready') {
@@ -199,14 +224,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       const readable = new Set(candidates.map((file) => file.absolutePath));
       return (absolutePath) => !listed.has(absolutePath) || readable.has(absolutePath);
     },
-    async settled() {
-      const engine = await start();
-      await engine.whenListed;
-      await engine.fileList.settled();
-      await engine.index?.settled();
-      await engine.proseFeed?.settled();
-      await engine.symbolPass;
-    },
+    settled,
     async close() {
       closed = true;
       shutdown.abort();

@@ -5,6 +5,7 @@
 import { createContentIndex, type ContentIndex, type ContentIndexStatus } from '../content-index/content-index.ts';
 import type { IndexEntry } from '../content-index/index-entry.ts';
 import { MemoryIndexStore } from '../content-index/index-store.ts';
+import type { FileFactsStore } from '../file-facts-store.ts';
 import { createFileList } from '../file-list/create-file-list.ts';
 import type { FileList, FileListEvent } from '../file-list/file-list.ts';
 import type { ListedFile } from '../file-list/listed-file.ts';
@@ -86,7 +87,7 @@ export async function startEngineParts(
   let index: ContentIndex | undefined;
   let proseFeed: ProseFeed | undefined;
   let listed = false;
-  let unsubscribe: (() => void) | undefined;
+  const unsubscribe: (() => void)[] = [];
   const prose = createProseIndex({ maxBytes: PROSE_BYTES, maxTextBytes: PROSE_TEXT_BYTES });
   const symbols = new SymbolIndex({
     files: () => fileList.files({ includeIgnored: false }),
@@ -105,7 +106,9 @@ export async function startEngineParts(
         ? { symbolsOf: async (path: string, text: string) => heuristicSymbols(path, text) }
         : { parsers: options.parsers }),
     maxSymbols: BACKGROUND_SYMBOLS,
+    ...(options.symbolStore === undefined ? {} : { store: options.symbolStore }),
   });
+  const factStores = [options.symbolStore, options.proseStore].filter((store) => store !== undefined);
 
   // The index starts from the first walk's files: before it ends, the list has none to give.
   const walkStartedAt = now();
@@ -131,16 +134,25 @@ export async function startEngineParts(
         read,
         store: options.indexStore ?? new MemoryIndexStore(),
         ...(options.indexBuilder === undefined ? {} : { builder: options.indexBuilder }),
+        ...(options.indexDeltaFiles === undefined ? {} : { deltaMaxFiles: options.indexDeltaFiles }),
+        ...(options.compactIndex === undefined ? {} : { compact: options.compactIndex }),
         onProgress: progress,
         now,
       });
       const contentIndex = index;
-      unsubscribe = fileList.onChange((events) => feedIndex(contentIndex, events));
+      unsubscribe.push(fileList.onChange((events) => feedIndex(contentIndex, events)));
+    }
+    if (factStores.length > 0 && fileList.isReady && !signal.aborted) {
+      // The stores follow the list: what it no longer holds (removed since the last run, or now) is forgotten.
+      const searchable = (path: string) => fileList.get(path)?.ignored === false;
+      for (const store of factStores) void store.retain(searchable).catch(() => {});
+      unsubscribe.push(fileList.onChange((events) => forgetInStores(factStores, events, searchable)));
     }
     const indexBuilt = index?.settled() ?? Promise.resolve();
     if (fileList.isReady && !signal.aborted) {
       proseFeed = feedProseIndex(prose, fileList, read, {
         fullAt: PROSE_BYTES * 0.98,
+        ...(options.proseStore === undefined ? {} : { store: options.proseStore }),
         mayRun: async () => {
           await indexBuilt;
           while (options.searchesRunning?.() ?? 0) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -191,7 +203,7 @@ export async function startEngineParts(
       fileList.close(); // ends the first walk if it still runs
       await afterWalk.catch(() => {});
       proseFeed?.close();
-      unsubscribe?.();
+      for (const stop of unsubscribe) stop();
       await index?.close();
     },
   };
@@ -213,6 +225,22 @@ function feedIndex(index: ContentIndex, events: readonly FileListEvent[]): void 
     else changed.push(event.file);
   }
   if (changed.length > 0 || removed.length > 0) index.update(changed, removed);
+}
+
+/** What the list removed, or now ignores, leaves the fact stores (a later version replaces a fact by itself). */
+function forgetInStores(
+  stores: readonly FileFactsStore<unknown>[],
+  events: readonly FileListEvent[],
+  searchable: (path: string) => boolean,
+): void {
+  for (const event of events) {
+    if (event.kind === 'reset') {
+      for (const store of stores) void store.retain(searchable).catch(() => {});
+    } else if (event.kind === 'remove' || event.file.ignored) {
+      const path = event.kind === 'remove' ? event.path : event.file.path;
+      for (const store of stores) void store.remove(path).catch(() => {});
+    }
+  }
 }
 
 /** Lines such as `workspace-api: indexing 40% (31 432 of 78 579 files)`, at most one per 10 % or 2 s. */

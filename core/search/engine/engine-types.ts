@@ -4,6 +4,9 @@ import type { ChangeFeed } from '../../changes/change-feed.ts';
 import type { SearchAnswer } from '../answer.ts';
 import type { IndexBuilder } from '../content-index/index-builder.ts';
 import type { IndexStore } from '../content-index/index-store.ts';
+import type { FileFactsStore } from '../file-facts-store.ts';
+import type { SymbolDef } from '../symbols/symbol-def.ts';
+import type { StoredProse } from './prose-feed.ts';
 import type { FileList } from '../file-list/file-list.ts';
 import type { SearchRequest } from '../query/search-request.ts';
 import type { AstMatcher } from '../symbols/ast-matcher.ts';
@@ -22,6 +25,23 @@ export interface SearchAdapters {
   indexStore?: IndexStore;
   /** Builds index shards off the event loop (Node: worker threads). Default: in-process, in slices. */
   indexBuilder?: IndexBuilder;
+  /**
+   * Changed files the index holds in memory before it stores them as a shard (default 2000). A runtime whose
+   * process may end without `close` (a Durable Object, evicted when idle) keeps it small: a restart re-reads the
+   * files changed since the last shard, at most this many.
+   */
+  indexDeltaFiles?: number;
+  /**
+   * Build the index without its dense 2^24 scratch tables (~290 MiB of buffers, most pages never touched: free on
+   * Node), in shards of 2 MiB of text: for a runtime whose memory limit counts every allocated byte (Workers: 128
+   * MB an isolate). The same answers. With `indexBuilder`, only the in-memory delta and its flushes (the builder
+   * builds its own way).
+   */
+  compactIndex?: boolean;
+  /** Each file's definitions between runs (Workers: the object's SQLite); default: none, a start parses again. */
+  symbolStore?: FileFactsStore<readonly SymbolDef[]>;
+  /** Each file's prose terms between runs (Workers: the object's SQLite); default: none, a start reads again. */
+  proseStore?: FileFactsStore<StoredProse>;
   /** Build the content index at all (default true); without it every query scans. */
   index?: boolean;
   /** Tree-sitter parsers (Node: WASM from node_modules); without them definitions come from heuristics only. */
@@ -47,6 +67,14 @@ export interface SearchAdapters {
   scanBudgetMs?: number;
   /** The cursors' HMAC key (default: a random one per engine; engines given one key honour each other's cursors). */
   cursorKey?: Uint8Array;
+  /**
+   * Every search (and `mayHoldMatch`) first waits until the list, the index, the prose index and the symbols have
+   * caught up with every change delivered, so an answer is whole — never `building` nor `stale` — as a scan's
+   * would be. For a runtime whose engine outlives requests but not the process, and which loads its index from
+   * storage quickly (a Durable Object: runtime/search/durable-object-search.ts). Default: answer at once and say
+   * how fresh the answer is (`freshness`).
+   */
+  settleFirst?: boolean;
 }
 
 export interface SearchEngineOptions extends SearchAdapters {

@@ -4,9 +4,10 @@
  * run in slices that yield to the event loop, so requests stay answered during the first pass, and wait while the
  * content index builds or a search runs (`mayRun`): the first searches of a fresh daemon get the cores.
  */
+import type { FileFactsStore } from '../file-facts-store.ts';
 import type { FileList } from '../file-list/file-list.ts';
 import type { ListedFile } from '../file-list/listed-file.ts';
-import type { ProseIndex } from '../prose/prose-index.ts';
+import { proseTerms, type ProseIndex, type ProseTerms } from '../prose/prose-index.ts';
 
 const SLICE_MS = 8;
 const DOC_EXTENSIONS = /\.(?:md|mdx|markdown|rst|txt|adoc)$/i;
@@ -28,6 +29,18 @@ export interface ProseFeedOptions {
   fullAt?: number;
   /** Resolves when the feed may go on: it waits for the content index's first build and for running searches. */
   mayRun?: () => Promise<void>;
+  /**
+   * Each file's terms (and its text, when the index keeps it) between runs: a file found there at its version is
+   * added from it, neither read nor tokenized (../file-facts-store.ts).
+   */
+  store?: FileFactsStore<StoredProse>;
+}
+
+/** What a prose store keeps of a file. */
+export interface StoredProse {
+  terms: ProseTerms;
+  /** The text, when the index kept it (its best lines are then picked without a read). */
+  text?: string;
 }
 
 export function feedProseIndex(
@@ -65,12 +78,22 @@ export function feedProseIndex(
       return;
     }
     if (prose.has(path, file.version)) return;
+    // A store that fails is one that holds nothing: the file is read, as without one.
+    const stored = await options.store?.get(path, file.version).catch(() => undefined);
+    if (stored !== undefined) {
+      prose.addCounted({ path, version: file.version, ...stored });
+      return;
+    }
     const bytes = await read(file);
     if (bytes === undefined || bytes.includes(0)) {
       prose.remove(path);
       return;
     }
-    prose.add({ path, version: file.version, text: decoder.decode(bytes) });
+    const text = decoder.decode(bytes);
+    const terms = proseTerms(text);
+    prose.addCounted({ path, version: file.version, text, terms });
+    // Refused documents too: a restarted index refuses them again without reading them.
+    await options.store?.put(path, file.version, prose.keepsText(path) ? { terms, text } : { terms }).catch(() => {});
   }
 
   function drain(): Promise<void> {

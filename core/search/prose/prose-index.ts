@@ -29,6 +29,22 @@ export interface ProseDoc {
   text: string;
 }
 
+/** A text's terms as the index counts them (`proseTerms`). */
+export interface ProseTerms {
+  /** Term occurrences: BM25's document length. */
+  readonly length: number;
+  /** Each distinct term and its frequency in the text. */
+  readonly counts: ReadonlyMap<string, number>;
+}
+
+/** A document whose terms were counted already; without `text` it is indexed textless. */
+export interface CountedProseDoc {
+  path: string;
+  version: string;
+  terms: ProseTerms;
+  text?: string;
+}
+
 export interface ProseResult {
   path: string;
   /** Raw BM25. */
@@ -61,6 +77,14 @@ export interface ProseStats {
 
 export interface ProseIndex {
   add(doc: ProseDoc): void;
+  /**
+   * `add`, its terms counted already (`proseTerms`, perhaps by an earlier run: a store keeps them so a restarted
+   * engine neither reads nor tokenizes an unchanged file, core/search/file-facts-store.ts). The same document is
+   * indexed as `add` indexes it, textless when `text` is absent.
+   */
+  addCounted(doc: CountedProseDoc): void;
+  /** Whether the index keeps `path`'s text (so a store keeping its terms keeps the text too). */
+  keepsText(path: string): boolean;
   remove(path: string): void;
   /** Whether `path` at `version` is current here: indexed, or refused at that version. */
   has(path: string, version: string): boolean;
@@ -141,16 +165,11 @@ export function createProseIndex(options: ProseIndexOptions = {}): ProseIndex {
     if (deadPairs > 4096 && deadPairs > livePairs) compact();
   }
 
-  function add(doc: ProseDoc): void {
+  function addCounted(doc: CountedProseDoc): void {
     remove(doc.path);
-    const counts = new Map<string, number>();
-    let length = 0;
-    forEachTerm(doc.text, (term) => {
-      counts.set(term, (counts.get(term) ?? 0) + 1);
-      length++;
-    });
-    const text = heapBytesOf(doc.text);
-    const keepText = textBytes + text <= maxTextBytes;
+    const { counts, length } = doc.terms;
+    const text = doc.text === undefined ? 0 : heapBytesOf(doc.text);
+    const keepText = doc.text !== undefined && textBytes + text <= maxTextBytes;
     const own = BYTES_PER_DOC + 2 * (doc.path.length + doc.version.length) + (keepText ? text : 0);
     let newTerms = 0;
     for (const term of counts.keys()) if (!termIds.has(term)) newTerms += BYTES_PER_TERM + term.length;
@@ -259,7 +278,12 @@ export function createProseIndex(options: ProseIndexOptions = {}): ProseIndex {
   }
 
   return {
-    add,
+    add: (doc) => addCounted({ path: doc.path, version: doc.version, text: doc.text, terms: proseTerms(doc.text) }),
+    addCounted,
+    keepsText(path) {
+      const id = byPath.get(path);
+      return id !== undefined && docs[id]!.text !== undefined;
+    },
     remove,
     has(path, version) {
       const id = byPath.get(path);
@@ -269,6 +293,17 @@ export function createProseIndex(options: ProseIndexOptions = {}): ProseIndex {
     linesOf: (query, text) => proseLines(text, weightsOf(query)),
     stats: () => ({ docs: liveDocs, tokens: totalLength, approxBytes: approxBytes(), terms: termIds.size, refused: refused.size }),
   };
+}
+
+/** `text`'s terms and their frequencies, as the index counts them (./tokens.ts). */
+export function proseTerms(text: string): ProseTerms {
+  const counts = new Map<string, number>();
+  let length = 0;
+  forEachTerm(text, (term) => {
+    counts.set(term, (counts.get(term) ?? 0) + 1);
+    length++;
+  });
+  return { length, counts };
 }
 
 /** V8 keeps a string of Latin-1 code units one byte each, any other two. */

@@ -28,6 +28,12 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
 
 export const MAX_TERM_LENGTH = 40;
 
+/**
+ * Which tokenizer counted a document's terms: bump it whenever the terms of some text change (this file's rules,
+ * STOP_WORDS, MAX_TERM_LENGTH), so terms kept between runs (core/search/file-facts-store.ts) are counted afresh.
+ */
+export const TERMS_FORMAT = 1;
+
 const WORD = /[\p{L}\p{M}\p{N}_]+/gu;
 /** A word already one lower-case ASCII part: most words of prose and much of code, split no further. */
 const PLAIN = /^[a-z]+$/;

@@ -9,6 +9,12 @@
  */
 import { signatureOf, type SymbolDef, type SymbolKind } from './symbol-def.ts';
 
+/**
+ * Which rules found a file's definitions: bump it whenever `heuristicSymbols` may answer differently for some
+ * file, so definitions kept between runs (core/search/file-facts-store.ts) are found afresh.
+ */
+export const HEURISTIC_SYMBOLS_FORMAT = 1;
+
 interface LineRule {
   pattern: RegExp;
   kind: SymbolKind;

@@ -13,6 +13,7 @@
  */
 import { MAX_SEARCHED_FILE_BYTES } from '../answer.ts';
 import type { ListedFile } from '../file-list/listed-file.ts';
+import type { FileFactsStore } from '../file-facts-store.ts';
 import { fileSymbols, type SymbolsOf } from './file-symbols.ts';
 import { isSourcePath } from './source-language.ts';
 import type { SymbolDef } from './symbol-def.ts';
@@ -38,6 +39,11 @@ export interface SymbolIndexOptions {
   maxFileBytes?: number;
   /** How long one background slice may run before yielding to the event loop (default 8 ms). */
   sliceMs?: number;
+  /**
+   * Each file's definitions between runs: a file found there at its version is neither read nor parsed again
+   * (../file-facts-store.ts). What it holds is not bounded by `maxSymbols`: the cache in memory is.
+   */
+  store?: FileFactsStore<readonly SymbolDef[]>;
 }
 
 export interface FileSymbols {
@@ -189,6 +195,12 @@ export class SymbolIndex {
   }
 
   async #parse(file: ListedFile, background: boolean): Promise<readonly SymbolDef[]> {
+    // A store that fails is one that holds nothing: the file is parsed, as without one.
+    const stored = await this.#options.store?.get(file.path, file.version).catch(() => undefined);
+    if (stored !== undefined) {
+      this.#store(file, stored, background);
+      return stored;
+    }
     let bytes: Uint8Array | string;
     try {
       bytes = await this.#options.read(file.path);
@@ -198,6 +210,7 @@ export class SymbolIndex {
     const text = typeof bytes === 'string' ? bytes : this.#decoder.decode(bytes);
     const defs = await this.#symbolsOf(file.path, text);
     this.#store(file, defs, background);
+    await this.#options.store?.put(file.path, file.version, defs).catch(() => {});
     return defs;
   }
 
