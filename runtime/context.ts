@@ -139,7 +139,7 @@ export interface WorkspaceContext {
   readonly terminals: TerminalManager | undefined;
   /** One-shot commands (`run_command`): Node only. */
   readonly processes: ProcessAdapter | undefined;
-  /** Zip archives (`extract_zip`): Node only. */
+  /** Zip archives (`extract_zip`): yauzl on Node, the Web APIs' adapter on Workers. */
   readonly zip: ZipAdapter | undefined;
   /** Agent chat (core/chat): Node only, with a chat host. */
   readonly chat: ChatEngine | undefined;

@@ -46,7 +46,7 @@ export interface WorkspaceAppOptions {
   pty?: PtyAdapter;
   /** One-shot commands (Node): the protocol's `run_command`. */
   processes?: ProcessAdapter;
-  /** Zip reading (Node): the protocol's `extract_zip`. */
+  /** Zip reading: the protocol's `extract_zip` (Node: yauzl; Workers: adapters/archive/web-zip-adapter.ts). */
   zip?: ZipAdapter;
   /** Agent CLIs (Node): the protocol's agent chat; without it the chat commands answer that chat needs a machine. */
   chatHost?: ChatHost;

@@ -1,4 +1,5 @@
 import { DurableObjectFileSystem, type DurableObjectSqlStorage } from '../../adapters/fs/durable-object-file-system.ts';
+import { WebZipAdapter } from '../../adapters/archive/web-zip-adapter.ts';
 import { isFsError } from '../../adapters/fs/fs-error.ts';
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
 import { createWorkspaceApp, type WorkspaceApp } from '../app.ts';
@@ -91,8 +92,14 @@ export class WorkspaceObject {
       basePath,
       auth: await workspaceAuth(this.#env, id),
       allowedOrigins: allowedOriginsOf(this.#env),
-      // Uploads stop at the edge's file cap; a file the protocol reads whole stays within it too.
-      limits: { maxUploadBytes: maxFileBytesOf(this.#env), rpcMaxFileBytes: Math.min(maxFileBytesOf(this.#env), 48 * 1024 * 1024) },
+      // Uploads stop at the edge's file cap; a file the protocol reads whole, and what a zip may unpack to, within it too.
+      limits: {
+        maxUploadBytes: maxFileBytesOf(this.#env),
+        rpcMaxFileBytes: Math.min(maxFileBytesOf(this.#env), 48 * 1024 * 1024),
+        zipMaxBytes: maxFileBytesOf(this.#env),
+      },
+      // The protocol's extract_zip, parsed and inflated with Web APIs only (adapters/archive/web-zip-adapter.ts).
+      zip: new WebZipAdapter(),
       // One engine for the object's life, its index and per-file facts kept in the object's SQLite.
       search: durableObjectSearch(this.#storage),
       webSockets: true, // ./hibernating-sockets.ts

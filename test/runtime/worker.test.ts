@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWorkerBundle } from '../../runtime/worker-build.ts';
+import { buildZip } from '../support/zip-writer.ts';
 
 /**
  * The Workers entry for real: bundled with the production build flags and run in workerd through miniflare, each
@@ -231,6 +232,11 @@ describe('Workers entry in workerd (WORKSPACE_TOKEN set)', () => {
     const found = (await rpc('search_in_files', { path: '.', query: 'written over' })) as { ok: boolean; result: { path: string }[] | { results: { path: string }[] } };
     expect(found).toMatchObject({ ok: true });
     expect(JSON.stringify(found.result)).toContain('from-ws.txt');
+    // extract_zip on the edge: parsed and inflated with Web APIs (adapters/archive/web-zip-adapter.ts).
+    const zip = buildZip([{ name: 'unzipped/a.txt', data: 'from the archive '.repeat(100) }, { name: 'unzipped/b/c.txt', data: 'deeper' }]);
+    const extracted = await rpc('extract_zip', { zipContent: Buffer.from(zip).toString('base64'), destDir: 'x' });
+    expect(extracted).toMatchObject({ ok: true });
+    expect((await rpc('read_file', { path: 'x/unzipped/b/c.txt' })).result).toBe('deeper');
     const pty = await rpc('pty_spawn', { sessionId: 'edge' });
     expect(pty.ok).toBe(false);
     ws.close(1000, 'done');

@@ -1,10 +1,11 @@
 /**
- * The extraction engine over both backends, with the real yauzl adapter and archives written by hand
- * (test/support/zip-writer.ts): what lands where, what is refused, and that a refused or failed archive
- * leaves the tree exactly as it was.
+ * The extraction engine over both backends and both zip adapters (yauzl's on Node, the Web one for Workers), with
+ * archives written by hand (test/support/zip-writer.ts): what lands where, what is refused, and that a refused or
+ * failed archive leaves the tree exactly as it was. The adapters report alike, so every expectation holds for both.
  */
 import { stat } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
+import { WebZipAdapter } from '../../../adapters/archive/web-zip-adapter.ts';
 import { YauzlZipAdapter } from '../../../adapters/archive/yauzl-zip-adapter.ts';
 import type { ZipAdapter, ZipEntryInfo } from '../../../adapters/archive/zip-adapter.ts';
 import { extractZip } from '../../../core/archive/extract-zip.ts';
@@ -15,7 +16,10 @@ import { buildZip, file, folder, symlink, type ZipEntrySpec } from '../../suppor
 
 const defaultCaps: ZipCaps = { maxEntries: 10_000, maxBytes: 1024 * 1024 * 1024, maxRatio: 200 };
 
-describe.each(BACKENDS)('extractZip (%s)', (backend) => {
+const ADAPTERS = { yauzl: () => new YauzlZipAdapter(), web: () => new WebZipAdapter() } satisfies Record<string, () => ZipAdapter>;
+const COMBINATIONS = BACKENDS.flatMap((backend) => Object.keys(ADAPTERS).map((adapter) => [backend, adapter as keyof typeof ADAPTERS] as const));
+
+describe.each(COMBINATIONS)('extractZip (%s, %s adapter)', (backend, adapterName) => {
   let fx: Fixture;
   afterEach(() => fx?.cleanup());
 
@@ -24,7 +28,7 @@ describe.each(BACKENDS)('extractZip (%s)', (backend) => {
     return fx;
   }
 
-  function extract(entries: ZipEntrySpec[] | Uint8Array, dest: string, caps: Partial<ZipCaps> = {}, zip: ZipAdapter = new YauzlZipAdapter()) {
+  function extract(entries: ZipEntrySpec[] | Uint8Array, dest: string, caps: Partial<ZipCaps> = {}, zip: ZipAdapter = ADAPTERS[adapterName]()) {
     const bytes = entries instanceof Uint8Array ? entries : buildZip(entries);
     return extractZip(bytes, dest, {
       fs: fx.fs,
