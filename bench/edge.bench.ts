@@ -4,8 +4,8 @@
  * Node daemon on the local disk (bench/servers/ours.ts). Both hold the same 10 000-file workspace (written through
  * each one's own API, so the object's storage is what the API made it). Figures:
  * - `GET /api/file` 4 KiB and `PUT /api/file` 4 KiB: requests/s and p99 under wrk (-t2 -c16 -d5s --latency);
- * - `/workspace/tree` (its default 5000-entry budget) and a literal `/workspace/search` for a word in 10 files:
- *   the median of 15 sequential requests each, interleaved;
+ * - `/workspace/tree` (its default 5000-entry budget) and a literal `/workspace/search` for a word in 10 files,
+ *   once each side's index has caught up: the median of 15 sequential requests each, interleaved;
  * - a 50 MiB file: one streamed upload, then read back as 50 ranged 1 MiB reads (`/api/raw` with Range), checked.
  * wrk is required (the bench's preparation installs it).
  */
@@ -106,6 +106,19 @@ export async function benchEdge(token: string): Promise<Figure[]> {
       log(`edge: ${side} holds ${FILES} files after ${((performance.now() - started) / 1000).toFixed(1)} s of PUTs`);
       const { status } = await call(`${base}/api/file?path=small.txt`, { method: 'PUT', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ content: SMALL }) });
       if (status !== 200) throw new Error(`${side}: small file ${status}`);
+    }
+
+    // Each side's search engine caught up with the 10 000 writes before any figure (Node's index builds in the
+    // background; the object's waits for itself): like for like, index against index.
+    for (const [side, base] of Object.entries(sides)) {
+      const deadline = performance.now() + 120_000;
+      for (;;) {
+        const { status, body } = await call(`${base}/workspace/search?query=edgeneedle&mode=find&literal=true`, { headers: { ...auth, 'x-intentic-control': token } });
+        const state = (JSON.parse(new TextDecoder().decode(body)) as { freshness?: { state?: string } }).freshness?.state;
+        if (status === 200 && state === 'fresh') break;
+        if (performance.now() > deadline) throw new Error(`${side}: the search index did not catch up (${status}, ${state})`);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
     }
 
     const figures: Figure[] = [];
