@@ -16,6 +16,7 @@ import type { Readable } from 'node:stream';
 import { crc32 } from 'node:zlib';
 import { fromBufferPromise, getFileNameLowLevel, type Entry, type ZipFile } from 'yauzl';
 import type { ZipAdapter, ZipArchive, ZipEntryInfo } from './zip-adapter.ts';
+import { entryKindAndMode } from './zip-format/entry-kind.ts';
 
 export class YauzlZipAdapter implements ZipAdapter {
   async open(bytes: Uint8Array): Promise<ZipArchive> {
@@ -85,27 +86,17 @@ class YauzlArchive implements ZipArchive {
   }
 }
 
-const S_IFMT = 0o170000;
-const S_IFREG = 0o100000;
-const S_IFDIR = 0o040000;
-const S_IFLNK = 0o120000;
-const MADE_BY_UNIX = 3;
-const DOS_DIRECTORY = 0x10;
-
 const UTF8_FLAG = 0x800;
 const UNICODE_PATH_FIELD = 0x7075;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 function describeEntry(entry: Entry): ZipEntryInfo {
   const name = entryName(entry);
-  // The high 16 bits of the external attributes are a Unix st_mode only when a Unix host made the entry.
-  const unixMode = entry.versionMadeBy >> 8 === MADE_BY_UNIX ? entry.externalFileAttributes >>> 16 : 0;
   return {
     name,
     compressedSize: entry.compressedSize,
     uncompressedSize: entry.uncompressedSize,
-    kind: kindOf(name, unixMode, entry.externalFileAttributes),
-    mode: unixMode & 0o7777 ? unixMode & 0o7777 : undefined,
+    ...entryKindAndMode(name, entry.versionMadeBy, entry.externalFileAttributes),
   };
 }
 
@@ -121,14 +112,6 @@ function entryName(entry: Entry): string {
   return getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileNameRaw, entry.extraFields, true);
 }
 
-function kindOf(name: string, unixMode: number, attributes: number): ZipEntryInfo['kind'] {
-  const type = unixMode & S_IFMT;
-  if (type === S_IFLNK) return 'symlink';
-  if (type !== 0 && type !== S_IFREG && type !== S_IFDIR) return 'other'; // fifo, device, socket
-  // A trailing slash is how every zip writer marks a folder; the mode and DOS bits say so too, when set.
-  if (name.endsWith('/') || type === S_IFDIR || (type === 0 && attributes & DOS_DIRECTORY)) return 'dir';
-  return 'file';
-}
 
 /**
  * yauzl's stream as a Web stream, paused whenever the consumer has a chunk waiting (backpressure reaches the

@@ -37,6 +37,7 @@ import { FsError, isFsError } from './fs-error.ts';
 import { checkOffset, checkPath, chunkBytesOf, maxBytesOf, rangeBounds, readdirLimitOf } from './arguments.ts';
 import { cappedChunks, discardSource } from './capped-chunks.ts';
 import { dirname, isInside, segments } from './posix-path.ts';
+import { resolvePath, type PathTree } from './resolve-path.ts';
 
 /** The part of workerd's SqlStorageCursor used here. */
 export interface SqlCursor extends Iterable<Record<string, unknown>> {
@@ -61,8 +62,6 @@ const DEFAULT_CHUNK_BYTES = 256 * 1024;
 const MAX_CHUNK_BYTES = 1024 * 1024;
 /** A read stream's default piece, as the memory backend's: small reads for scanners that stop early. */
 const STREAM_CHUNK = 64 * 1024;
-/** Linux's MAXSYMLINKS. */
-const MAX_SYMLINK_HOPS = 40;
 const DEFAULT_FILE_MODE = 0o644;
 const DEFAULT_DIR_MODE = 0o755;
 const LINK_MODE = 0o777;
@@ -467,36 +466,19 @@ export class DurableObjectFileSystem implements FileSystem {
    * missing (entry undefined). One indexed row read per component.
    */
   private lookup(path: string, followLast: boolean): Lookup {
-    checkPath(path);
-    const queue = segments(path);
-    const names: string[] = [];
-    let hops = 0;
-    while (queue.length > 0) {
-      const name = queue.shift()!;
-      if (name === '.') continue;
-      if (name === '..') {
-        names.pop();
-        continue;
-      }
-      const dir = pathOf(names);
-      const childPath = dir === '/' ? `/${name}` : `${dir}/${name}`;
-      const child = this.entryAt(childPath);
-      const last = queue.length === 0;
-      if (child?.type === 'symlink' && (!last || followLast)) {
-        if (++hops > MAX_SYMLINK_HOPS) throw new FsError('loop', path);
-        if (child.target!.startsWith('/')) names.length = 0;
-        queue.unshift(...segments(child.target!));
-        continue;
-      }
-      if (last) return { path: childPath, parent: dir, entry: child };
-      if (!child) throw new FsError('not-found', path);
-      if (child.type !== 'dir') throw new FsError('not-directory', path);
-      names.push(name);
-    }
-    // The path ended on a folder reached through "/", ".." or a link's text: it is the lookup's result.
-    const real = pathOf(names);
-    return { path: real, parent: names.length === 0 ? undefined : pathOf(names.slice(0, -1)), entry: this.entryAt(real) };
+    const found = resolvePath(path, followLast, this.tree);
+    const folder = pathOf(found.names);
+    if (found.kind === 'entry') return { path: childOf(folder, found.name), parent: folder, entry: found.entry };
+    return { path: folder, parent: found.names.length === 0 ? undefined : pathOf(found.names.slice(0, -1)), entry: this.entryAt(folder) };
   }
+
+  /** The entries as the shared walk sees them (./resolve-path.ts): a folder is known by its real path. */
+  private readonly tree: PathTree<string, Entry> = {
+    root: '/',
+    child: (dir, name) => this.entryAt(childOf(dir, name)),
+    linkTarget: (entry) => (entry.type === 'symlink' ? entry.target! : undefined),
+    asFolder: (entry) => (entry.type === 'dir' ? entry.path : undefined),
+  };
 
   private existing(path: string, followLast: boolean): Entry {
     const entry = this.lookup(path, followLast).entry;
@@ -915,6 +897,10 @@ export class DurableObjectFileSystem implements FileSystem {
 
 /** The entry at ?1 and everything under it ('0' follows '/'; the range is the paths that start with ?1/). */
 const SUBTREE = "(path = ?1 OR (path >= ?1 || '/' AND path < ?1 || '0'))";
+
+function childOf(folder: string, name: string): string {
+  return folder === '/' ? `/${name}` : `${folder}/${name}`;
+}
 
 function pathOf(names: string[]): string {
   return '/' + names.join('/');

@@ -25,10 +25,9 @@ import { FsError, isFsError } from './fs-error.ts';
 import { checkOffset, checkPath, chunkBytesOf, maxBytesOf, rangeBounds, readdirLimitOf } from './arguments.ts';
 import { collectCapped, discardSource } from './capped-chunks.ts';
 import { dirname, segments } from './posix-path.ts';
+import { resolvePath, type PathTree } from './resolve-path.ts';
 
 const STREAM_CHUNK = 64 * 1024;
-/** Linux's MAXSYMLINKS. */
-const MAX_SYMLINK_HOPS = 40;
 const DEFAULT_FILE_MODE = 0o644;
 const DEFAULT_DIR_MODE = 0o755;
 const OWNER_READ = 0o400;
@@ -274,45 +273,27 @@ export class MemoryFileSystem implements FileSystem {
    * name itself may be missing (node undefined).
    */
   private lookup(path: string, followLast: boolean): Lookup {
-    checkPath(path);
-    const queue = segments(path);
-    const dirs: DirNode[] = [this.root];
-    const names: string[] = [];
-    let hops = 0;
-    while (queue.length > 0) {
-      const name = queue.shift()!;
-      if (name === '.') continue;
-      if (name === '..') {
-        if (dirs.length > 1) {
-          dirs.pop();
-          names.pop();
-        }
-        continue;
-      }
-      const dir = dirs[dirs.length - 1]!;
-      if (!(dir.mode & OWNER_SEARCH)) throw new FsError('permission-denied', path);
-      const child = dir.children.get(name);
-      const last = queue.length === 0;
-      if (child?.kind === 'symlink' && (!last || followLast)) {
-        if (++hops > MAX_SYMLINK_HOPS) throw new FsError('loop', path);
-        if (child.target.startsWith('/')) {
-          dirs.length = 1;
-          names.length = 0;
-        }
-        queue.unshift(...segments(child.target));
-        continue;
-      }
-      if (last) return { parent: dir, name, node: child, ancestors: dirs, realPath: realPathOf([...names, name]) };
-      if (!child) throw new FsError('not-found', path);
-      if (child.kind !== 'dir') throw new FsError('not-directory', path);
-      dirs.push(child);
-      names.push(name);
+    const found = resolvePath(path, followLast, this.tree);
+    if (found.kind === 'entry') {
+      const { folders, names, name, entry } = found;
+      return { parent: folders[folders.length - 1], name, node: entry, ancestors: folders, realPath: realPathOf([...names, name]) };
     }
-    // The path ended on a folder reached through "/", ".." or a link's text: it is the lookup's result.
-    const node = dirs.pop()!;
+    const { folders, names } = found;
+    const node = folders.pop()!;
     const name = names.pop() ?? '';
-    return { parent: dirs[dirs.length - 1], name, node, ancestors: dirs, realPath: realPathOf([...names, name]) };
+    return { parent: folders[folders.length - 1], name, node, ancestors: folders, realPath: realPathOf([...names, name]) };
   }
+
+  /** This tree as the shared walk sees it (./resolve-path.ts): folders must be searchable to look inside. */
+  private readonly tree: PathTree<DirNode, MemNode> = {
+    root: this.root,
+    child: (dir, name, path) => {
+      if (!(dir.mode & OWNER_SEARCH)) throw new FsError('permission-denied', path);
+      return dir.children.get(name);
+    },
+    linkTarget: (node) => (node.kind === 'symlink' ? node.target : undefined),
+    asFolder: (node) => (node.kind === 'dir' ? node : undefined),
+  };
 
   private existing(path: string, followLast: boolean): MemNode {
     const node = this.lookup(path, followLast).node;
