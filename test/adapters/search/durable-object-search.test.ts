@@ -194,18 +194,6 @@ describe(`${BIG_FILES} files in one object`, () => {
     });
   }, 60_000);
 
-  it('answers as the per-request scan, which reads every file for each query', async () => {
-    const params = { query: 'widget4321' }; // q: definition, whole word, prose (every module says "widget")
-    const edge = await search('big', 'edge', params);
-    const scan = await search('big', 'scan', params);
-    expect(comparable(edge.body)).toEqual(comparable(scan.body));
-    expect((edge.body.groups as unknown[]).length).toBe(300);
-    const counted = await reads('big');
-    expect(counted.scan).toBeGreaterThanOrEqual(BIG_FILES);
-    expect(counted.edge).toBeLessThanOrEqual(5);
-    Object.assign(figures, { scanMs: scan.ms, scanReads: counted.scan, edgeSameQueryMs: edge.ms, edgeSameQueryReads: counted.edge });
-  }, 60_000);
-
   it('a file written after indexing is found by the next query, a deleted one is gone', async () => {
     const written = await call('big', '/edge/api/file?path=src/late/fresh.ts', { method: 'PUT', body: { content: 'export const lateArrival = "zebra";\n' } });
     expect(written.status).toBe(200);
