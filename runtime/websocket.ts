@@ -6,7 +6,7 @@
  *
  * The returned Response is a marker, not the wire answer: where Response may carry status 101 (Workers)
  * it is the real 101; on Node the WHATWG Response constructor rejects 101, so the Node upgrader
- * (runtime/node/node-websockets.ts) returns a bodiless 200 and accepts the upgrade when the upgrader was called during
+ * (runtime/upgrade-route.ts, for the Node server and a Durable Object) returns a bodiless 200 and accepts the upgrade when the upgrader was called during
  * this request and the app's final response still has that status. The decision rests on a per-request
  * flag, not on the Response object's identity, so wrappers that rebuild the Response (CORS) do not break
  * it. Any other answer (401, 403, 404, ...) is written to the client as a plain HTTP response.

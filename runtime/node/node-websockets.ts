@@ -4,9 +4,10 @@ import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { jsonResponse } from '../errors/render.ts';
 import { INTERNAL_ERROR_TEXT, logUnexpectedError, requestLabel } from '../errors/unexpected-error.ts';
-import type { ServerSocket, SocketOpenHandler, Upgrader } from '../websocket.ts';
+import type { ServerSocket } from '../websocket.ts';
 import type { RequestEnv } from '../app/app-options.ts';
 import { badRequestTarget } from './request-target.ts';
+import { routeUpgrade } from '../upgrade-route.ts';
 
 /**
  * WebSocket upgrades for a node:http server (docs/architecture.md#mounting-in-another-fetch-server): the app
@@ -15,19 +16,11 @@ import { badRequestTarget } from './request-target.ts';
  * node:http server (`server.on('upgrade', app.handleUpgrade)`).
  */
 
-/** Largest WebSocket message when the handler names none: terminal input is keystrokes and pastes. */
-const DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
 /** Ping period: a peer that has not answered the previous ping by the next one is gone (its shell is killed). */
 export const HEARTBEAT_MS = 30_000;
 /** How long a refused upgrade's connection may linger for the client to read the answer. */
 const REFUSED_UPGRADE_LINGER_MS = 2000;
 
-/**
- * The upgrader cannot return a real 101: the WHATWG Response constructor rejects statuses below 200. It
- * returns this placeholder instead, and the upgrade is accepted by a per-request flag (did a handler call the
- * upgrader?) plus the final status, so the decision survives any wrapper that rebuilds the Response (CORS).
- */
-const ACCEPTED_UPGRADE_STATUS = 200;
 
 export interface NodeWebSocketsOptions {
   /** The app's fetch, given an upgrader per request. */
@@ -88,23 +81,9 @@ export function createNodeWebSockets({ fetch, serveOrdinary, heartbeatMs = HEART
       return writeRawResponse(socket, jsonResponse({ error: 'malformed request' }, 400));
     }
 
-    let onOpen: SocketOpenHandler | undefined;
-    let maxPayload = DEFAULT_MAX_MESSAGE_BYTES;
-    const upgrade: Upgrader = (handler, upgradeOptions) => {
-      onOpen = handler;
-      maxPayload = upgradeOptions?.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-      return new Response(null, { status: ACCEPTED_UPGRADE_STATUS });
-    };
-    let response: Response;
-    try {
-      response = await fetch(request, { upgrade });
-    } catch (error) {
-      logUnexpectedError(`upgrade ${requestLabel(request)}`, error);
-      response = jsonResponse({ error: INTERNAL_ERROR_TEXT }, 500);
-    }
-
-    const open = onOpen;
-    if (!open || response.status !== ACCEPTED_UPGRADE_STATUS) return writeRawResponse(socket, response);
+    const routed = await routeUpgrade(request, fetch);
+    if (routed.kind === 'answer') return writeRawResponse(socket, routed.response);
+    const { onOpen: open, maxMessageBytes: maxPayload } = routed;
     if (closing) return writeRawResponse(socket, jsonResponse({ error: 'server is shutting down' }, 503));
     if (socket.destroyed) return;
     serverFor(maxPayload).handleUpgrade(req, socket, head, (ws) => {

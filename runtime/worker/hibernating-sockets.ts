@@ -1,7 +1,7 @@
-import { jsonResponse } from '../errors/render.ts';
 import { INTERNAL_ERROR_TEXT, logUnexpectedError } from '../errors/unexpected-error.ts';
 import type { RequestEnv } from '../app/app-options.ts';
-import type { ServerSocket, SocketOpenHandler, Upgrader } from '../websocket.ts';
+import { routeUpgrade, type AcceptedUpgrade } from '../upgrade-route.ts';
+import type { ServerSocket } from '../websocket.ts';
 
 /**
  * WebSocket upgrades inside a Durable Object with the hibernation API (docs/architecture.md#cloudflare-workers): the
@@ -41,16 +41,9 @@ interface Attachment {
 /** Request headers the app's checks read on an upgrade: credentials and the page's origin. */
 const KEPT_HEADERS = ['authorization', 'x-intentic-control', 'origin', 'host'];
 
-/** The Upgrader's placeholder answer (a WHATWG Response cannot be 101): accepted by flag and status, as on Node. */
-const ACCEPTED_UPGRADE_STATUS = 200;
-const DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
 
 type AppFetch = (request: Request, env: RequestEnv) => Promise<Response>;
 
-interface Accepted {
-  onOpen: SocketOpenHandler;
-  maxMessageBytes: number;
-}
 
 /** One open socket's handler side: what the route registered. */
 interface Live {
@@ -70,8 +63,8 @@ export class HibernatingSockets {
 
   /** Serves an upgrade request: the app's refusal as it answered, or 101 with the client end of an accepted socket. */
   async upgrade(request: Request, fetch: AppFetch): Promise<Response> {
-    const routed = await route(request, fetch);
-    if (routed instanceof Response) return routed;
+    const routed = await routeUpgrade(request, fetch);
+    if (routed.kind === 'answer') return routed.response;
     const pair = new WebSocketPair();
     const [client, server] = [pair[0], pair[1]];
     this.#state.acceptWebSocket(server);
@@ -105,16 +98,16 @@ export class HibernatingSockets {
       return undefined;
     }
     const request = new Request(attachment.url, { headers: { ...attachment.headers, upgrade: 'websocket', connection: 'Upgrade' } });
-    const routed = await route(request, await fetchFor(attachment.url));
-    if (routed instanceof Response) {
+    const routed = await routeUpgrade(request, await fetchFor(attachment.url));
+    if (routed.kind === 'answer') {
       // Refused now (a token revoked since, a route gone): the connection ends with the reason.
-      socket.close(1008, `refused on resume: HTTP ${routed.status}`);
+      socket.close(1008, `refused on resume: HTTP ${routed.response.status}`);
       return undefined;
     }
     return this.#open(socket, routed, request);
   }
 
-  #open(socket: HibernatableWebSocket, accepted: Accepted, request: Request): Live {
+  #open(socket: HibernatableWebSocket, accepted: AcceptedUpgrade, request: Request): Live {
     const messageListeners: ((data: string | Uint8Array, isBinary: boolean) => void)[] = [];
     const closeListeners: ((code: number, reason: string) => void)[] = [];
     let open = true;
@@ -181,23 +174,6 @@ export class HibernatingSockets {
     }
     return live;
   }
-}
-
-/** Runs the upgrade request through the app with an upgrader: what the route accepted, or the app's answer. */
-async function route(request: Request, fetch: AppFetch): Promise<Accepted | Response> {
-  let accepted: Accepted | undefined;
-  const upgrade: Upgrader = (onOpen, options) => {
-    accepted = { onOpen, maxMessageBytes: options?.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES };
-    return new Response(null, { status: ACCEPTED_UPGRADE_STATUS });
-  };
-  let response: Response;
-  try {
-    response = await fetch(request, { upgrade });
-  } catch (error) {
-    logUnexpectedError(`upgrade ${new URL(request.url).pathname}`, error);
-    return jsonResponse({ error: INTERNAL_ERROR_TEXT }, 500);
-  }
-  return accepted && response.status === ACCEPTED_UPGRADE_STATUS ? accepted : response;
 }
 
 function attachmentOf(request: Request): Attachment {
