@@ -3,7 +3,12 @@
  * `x-intentic-control: T` header, or — on safe methods only (GET/HEAD: WebSocket upgrades, media links,
  * the URL printed at start-up) — `?token=T`. Query tokens never authorise a write, so a link cannot
  * trigger one.
+ *
+ * Besides the full token, scoped tokens minted from it (`workspace-api token --scope read|agent:ID`) are accepted
+ * the same ways; what each scope may call is the route table's to say (runtime/routes.ts).
  */
+import { verifyScopedToken, type ScopedGrant } from '../core/auth/scoped-token.ts';
+
 export type AuthConfig =
   | {
       token: string;
@@ -12,13 +17,23 @@ export type AuthConfig =
     }
   | { disabled: true };
 
-export function isAuthorized(request: Request, auth: AuthConfig): boolean {
-  if ('disabled' in auth) return true;
+/**
+ * Who a request is: `full` (the token, an accepted one, or no auth at all), a scoped token's grant
+ * (core/auth/scoped-token.ts, signed with an accepted token), or undefined when nothing it presents opens the API.
+ */
+export type Principal = { readonly kind: 'full' } | { readonly kind: 'scoped'; readonly grant: ScopedGrant };
+
+const FULL: Principal = { kind: 'full' };
+
+export function authenticate(request: Request, auth: AuthConfig, now = Date.now()): Principal | undefined {
+  if ('disabled' in auth) return FULL;
   const accepted = [auth.token, ...(auth.alsoAccept ?? [])];
   for (const candidate of presentedTokens(request)) {
-    if (accepted.some((token) => constantTimeEqual(candidate, token))) return true;
+    if (accepted.some((token) => constantTimeEqual(candidate, token))) return FULL;
+    const grant = verifyScopedToken(candidate, accepted, now);
+    if (grant) return { kind: 'scoped', grant };
   }
-  return false;
+  return undefined;
 }
 
 function presentedTokens(request: Request): string[] {

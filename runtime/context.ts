@@ -20,6 +20,7 @@ import type { TemplateSources } from '../core/projects/template-source.ts';
 import type { AppAdder } from '../core/jobs/add-apps.ts';
 import type { ChatEngine } from '../core/chat/chat-types.ts';
 import type { PanelAssets } from './panel/panel-assets.ts';
+import type { TokenScope } from '../core/auth/scoped-token.ts';
 
 /** Caps that keep one request from exhausting the daemon. */
 export interface Limits {
@@ -131,6 +132,11 @@ export interface WorkspaceContext {
   /** ori's "absolute paths are used as-is": containment is off. */
   readonly unrestricted: boolean;
   readonly limits: Limits;
+  /**
+   * The scoped token this request came with (docs/architecture.md#scoped-tokens); absent for the full token. Set by
+   * the route guard (runtime/scoped-context.ts), read by what filters within a route: `/ws`'s commands.
+   */
+  readonly scope?: TokenScope;
   /** The user's home folder (for `~/.claude/skills`); absent on runtimes without one. */
   readonly home: string | undefined;
   /** Pseudo-terminals (Node only). */

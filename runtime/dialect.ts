@@ -1,9 +1,11 @@
-import { isAuthorized, type AuthConfig } from './auth.ts';
+import { authenticate, type AuthConfig } from './auth.ts';
+import type { TokenScope } from '../core/auth/scoped-token.ts';
 import type { Handler, WorkspaceContext } from './context.ts';
 import { isOriginAllowedToAct, type OriginPolicy } from './cors.ts';
 import { renderError, type Dialect } from './errors/render.ts';
 import { toWorkspaceError, WorkspaceError } from '../core/errors/workspace-error.ts';
 import { logUnexpectedError, requestLabel } from './errors/unexpected-error.ts';
+import { scopedContext } from './scoped-context.ts';
 
 export type RouteHandler = (request: Request, ctx: WorkspaceContext) => Promise<Response>;
 
@@ -19,6 +21,11 @@ export interface GuardOptions {
    * media ticket: a `<video src>` cannot send the token), so the guard does not ask for the token.
    */
   authorizesItself?: boolean;
+  /**
+   * The scoped tokens that may call the route besides the full token (docs/architecture.md#scoped-tokens): `read`
+   * on routes that only read, `agent` on routes that act through an agent's copy. None: the full token only.
+   */
+  scopes?: readonly TokenScope['kind'][];
 }
 
 /**
@@ -34,16 +41,26 @@ export function dialectGuard(dialect: Dialect, access: RouteAccess, options: Gua
         if (actsOnTheWorkspace(request) && !isOriginAllowedToAct(request, access.origins)) {
           throw new WorkspaceError('forbidden', 'origin not allowed');
         }
-        if (!options.authorizesItself && !isAuthorized(request, access.auth)) {
-          throw new WorkspaceError('unauthorized', 'missing or invalid token');
+        if (options.authorizesItself) return await handler(request, ctx);
+        const principal = authenticate(request, access.auth);
+        if (!principal) throw new WorkspaceError('unauthorized', 'missing or invalid token');
+        if (principal.kind === 'full') return await handler(request, ctx);
+        const { scope } = principal.grant;
+        if (!options.scopes?.includes(scope.kind)) {
+          throw new WorkspaceError('forbidden', `a ${scope.kind === 'read' ? 'read-only' : 'agent'} token cannot call ${request.method} ${routeName(request)}`);
         }
-        return await handler(request, ctx);
+        return await handler(request, scopedContext(ctx, scope));
       } catch (error) {
         const rendered = toWorkspaceError(error);
         if (rendered.code === 'internal') logUnexpectedError(requestLabel(request), error);
         return renderError(dialect, rendered);
       }
     };
+}
+
+/** The path a refusal names: the route, never its query (which may carry a token). */
+function routeName(request: Request): string {
+  return requestLabel(request).replace(/^\S+ /, '');
 }
 
 /** A write (any method but GET/HEAD) or a WebSocket upgrade: what a foreign page must not be able to start. */

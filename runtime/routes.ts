@@ -2,7 +2,7 @@ import { Router, type IRequest } from 'itty-router';
 import { health } from '../handlers/health.ts';
 import { capabilities } from '../handlers/capabilities.ts';
 import type { Handler, WorkspaceContext } from './context.ts';
-import { dialectGuard, type RouteAccess } from './dialect.ts';
+import { dialectGuard, type GuardOptions, type RouteAccess } from './dialect.ts';
 import { jsonResponse } from './errors/render.ts';
 import { lazyHandler } from './lazy-handler.ts';
 
@@ -68,6 +68,17 @@ const workspaceModules = lazyHandler(() => import('../handlers/workspace/modules
  */
 export type RouteAccessKind = 'public' | 'ori' | 'intentic' | 'intentic-bytes' | 'intentic-ticketed' | 'workspace-files';
 
+/**
+ * Which scoped tokens may call a route besides the full token (docs/architecture.md#scoped-tokens). `read`: the
+ * route only reads (GET routes that start nothing; `/ws`, whose commands are filtered one by one:
+ * handlers/rpc/command-table.ts; a media ticket, a read's pass). `agent`: the route acts through `ctx.view(agent)`,
+ * which lets an agent token reach its own copy only (./scoped-context.ts). Terminals, git writes, clones, jobs and
+ * the shared tree's writes are the full token's alone; a row without `scopes` is too, so a new route starts closed.
+ */
+const READ = ['read'] as const;
+const AGENT = ['agent'] as const;
+const READ_OR_AGENT = ['read', 'agent'] as const;
+
 export type RouteMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
 
 /** One row of the route table: itty-router's path syntax (`:name` for a path parameter). */
@@ -76,6 +87,8 @@ export interface RouteRow {
   path: string;
   access: RouteAccessKind;
   handler: Handler;
+  /** The scoped tokens it is open to, besides the full token (see READ, AGENT above); none when absent. */
+  scopes?: GuardOptions['scopes'];
 }
 
 /**
@@ -93,65 +106,65 @@ export const routeTable: readonly RouteRow[] = [
   { method: 'GET', path: '/panel/:file+', access: 'public', handler: panelFile },
   { method: 'GET', path: '/docs', access: 'public', handler: apiReferencePage },
   // what this runtime can do; needs the token like any API call (docs/architecture.md#capabilities)
-  { method: 'GET', path: '/capabilities', access: 'ori', handler: capabilities },
+  { method: 'GET', path: '/capabilities', access: 'ori', handler: capabilities, scopes: READ_OR_AGENT },
   // ori (docs/ori.md)
-  { method: 'GET', path: '/api/files', access: 'ori', handler: listFiles },
-  { method: 'GET', path: '/api/files/search', access: 'ori', handler: searchFiles },
-  { method: 'GET', path: '/api/file', access: 'ori', handler: readFile },
+  { method: 'GET', path: '/api/files', access: 'ori', handler: listFiles, scopes: READ },
+  { method: 'GET', path: '/api/files/search', access: 'ori', handler: searchFiles, scopes: READ },
+  { method: 'GET', path: '/api/file', access: 'ori', handler: readFile, scopes: READ },
   { method: 'PUT', path: '/api/file', access: 'ori', handler: writeFile },
-  { method: 'GET', path: '/api/raw', access: 'ori', handler: rawFile },
-  { method: 'HEAD', path: '/api/raw', access: 'ori', handler: rawFile },
-  { method: 'GET', path: '/api/skills', access: 'ori', handler: listSkills },
+  { method: 'GET', path: '/api/raw', access: 'ori', handler: rawFile, scopes: READ },
+  { method: 'HEAD', path: '/api/raw', access: 'ori', handler: rawFile, scopes: READ },
+  { method: 'GET', path: '/api/skills', access: 'ori', handler: listSkills, scopes: READ },
   { method: 'GET', path: '/ws/terminal', access: 'ori', handler: terminal },
   // NoIDE WebSocket JSON protocol (docs/noide-protocol.md; errors before the upgrade are HTTP `{ "error" }`)
-  { method: 'GET', path: '/ws', access: 'ori', handler: rpcSocket },
+  { method: 'GET', path: '/ws', access: 'ori', handler: rpcSocket, scopes: READ },
   // named terminals — ours, docs/terminals.md#named-terminals-over-http (`{ "error": message }`)
   { method: 'GET', path: '/terminals', access: 'ori', handler: listTerminals },
   { method: 'POST', path: '/terminals', access: 'ori', handler: createTerminal },
   { method: 'GET', path: '/terminals/:name', access: 'ori', handler: attachTerminal },
   { method: 'DELETE', path: '/terminals/:name', access: 'ori', handler: removeTerminal },
   // Intentic — contract calls (docs/intentic.md; oRPC error bodies)
-  { method: 'GET', path: '/workspace/tree', access: 'intentic', handler: workspaceTree },
-  { method: 'GET', path: '/workspace/children', access: 'intentic', handler: workspaceChildren },
-  { method: 'GET', path: '/workspace/file', access: 'intentic', handler: workspaceFile },
-  { method: 'GET', path: '/workspace/resolve', access: 'intentic', handler: workspaceResolve },
-  { method: 'GET', path: '/workspace/search', access: 'intentic', handler: workspaceSearch },
-  { method: 'GET', path: '/workspace/repos', access: 'intentic', handler: workspaceRepos },
+  { method: 'GET', path: '/workspace/tree', access: 'intentic', handler: workspaceTree, scopes: READ_OR_AGENT },
+  { method: 'GET', path: '/workspace/children', access: 'intentic', handler: workspaceChildren, scopes: READ_OR_AGENT },
+  { method: 'GET', path: '/workspace/file', access: 'intentic', handler: workspaceFile, scopes: READ_OR_AGENT },
+  { method: 'GET', path: '/workspace/resolve', access: 'intentic', handler: workspaceResolve, scopes: READ_OR_AGENT },
+  { method: 'GET', path: '/workspace/search', access: 'intentic', handler: workspaceSearch, scopes: READ },
+  { method: 'GET', path: '/workspace/repos', access: 'intentic', handler: workspaceRepos, scopes: READ },
   { method: 'POST', path: '/workspace/repos', access: 'intentic', handler: workspaceClone },
   { method: 'POST', path: '/workspace/sync', access: 'intentic', handler: workspaceSync },
-  { method: 'POST', path: '/workspace/dir', access: 'intentic', handler: workspaceMakeDir },
-  { method: 'DELETE', path: '/workspace/entry', access: 'intentic', handler: workspaceDeleteEntry },
-  { method: 'POST', path: '/workspace/move', access: 'intentic', handler: workspaceMove },
-  { method: 'POST', path: '/workspace/copy', access: 'intentic', handler: workspaceCopy },
-  { method: 'POST', path: '/workspace/media-ticket', access: 'intentic', handler: workspaceMediaTicket },
+  { method: 'POST', path: '/workspace/dir', access: 'intentic', handler: workspaceMakeDir, scopes: AGENT },
+  { method: 'DELETE', path: '/workspace/entry', access: 'intentic', handler: workspaceDeleteEntry, scopes: AGENT },
+  { method: 'POST', path: '/workspace/move', access: 'intentic', handler: workspaceMove, scopes: AGENT },
+  { method: 'POST', path: '/workspace/copy', access: 'intentic', handler: workspaceCopy, scopes: AGENT },
+  { method: 'POST', path: '/workspace/media-ticket', access: 'intentic', handler: workspaceMediaTicket, scopes: READ_OR_AGENT },
   { method: 'POST', path: '/workspace/agents', access: 'intentic', handler: workspaceCreateAgent },
   { method: 'DELETE', path: '/workspace/agents/:agent', access: 'intentic', handler: workspaceDeleteAgent },
   // Intentic — its plain byte routes (`{ "error": message }`)
-  { method: 'GET', path: '/workspace/raw', access: 'intentic-bytes', handler: workspaceRaw },
+  { method: 'GET', path: '/workspace/raw', access: 'intentic-bytes', handler: workspaceRaw, scopes: READ_OR_AGENT },
   { method: 'GET', path: '/workspace/media', access: 'intentic-ticketed', handler: workspaceMedia },
   { method: 'HEAD', path: '/workspace/media', access: 'intentic-ticketed', handler: workspaceMedia },
-  { method: 'POST', path: '/workspace/upload', access: 'intentic-bytes', handler: workspaceUpload },
+  { method: 'POST', path: '/workspace/upload', access: 'intentic-bytes', handler: workspaceUpload, scopes: AGENT },
   // workspace-files (docs/workspace-files.md)
-  { method: 'GET', path: '/workspace-files/stat', access: 'workspace-files', handler: workspaceFilesStat },
-  { method: 'GET', path: '/workspace-files/read', access: 'workspace-files', handler: workspaceFilesRead },
-  { method: 'GET', path: '/workspace-files/read-bytes', access: 'workspace-files', handler: workspaceFilesReadBytes },
-  { method: 'GET', path: '/workspace-files/list', access: 'workspace-files', handler: workspaceFilesList },
-  { method: 'GET', path: '/workspace-files/changes', access: 'workspace-files', handler: workspaceFilesChanges },
+  { method: 'GET', path: '/workspace-files/stat', access: 'workspace-files', handler: workspaceFilesStat, scopes: READ },
+  { method: 'GET', path: '/workspace-files/read', access: 'workspace-files', handler: workspaceFilesRead, scopes: READ },
+  { method: 'GET', path: '/workspace-files/read-bytes', access: 'workspace-files', handler: workspaceFilesReadBytes, scopes: READ },
+  { method: 'GET', path: '/workspace-files/list', access: 'workspace-files', handler: workspaceFilesList, scopes: READ },
+  { method: 'GET', path: '/workspace-files/changes', access: 'workspace-files', handler: workspaceFilesChanges, scopes: READ },
   // Intentic — project jobs (docs/intentic-projects.md#jobs-and-their-terminals, core/jobs): installs, dev servers, test runs
   { method: 'POST', path: '/workspace/setup/install', access: 'intentic', handler: workspaceInstall },
-  { method: 'GET', path: '/workspace/repos/:repo/apps', access: 'intentic', handler: workspaceApps },
+  { method: 'GET', path: '/workspace/repos/:repo/apps', access: 'intentic', handler: workspaceApps, scopes: READ },
   { method: 'POST', path: '/workspace/repos/:repo/apps/:app/start', access: 'intentic', handler: workspaceStartApp },
   { method: 'POST', path: '/workspace/repos/:repo/apps/:app/stop', access: 'intentic', handler: workspaceStopApp },
   { method: 'POST', path: '/workspace/repos/:repo/tests', access: 'intentic', handler: workspaceRunTests },
   // Intentic — the project model (docs/intentic-projects.md, core/projects): setup, package graph, modules
-  { method: 'GET', path: '/workspace/setup', access: 'intentic', handler: workspaceSetup },
-  { method: 'GET', path: '/workspace/repos/:repo/graph', access: 'intentic', handler: workspaceGraph },
-  { method: 'GET', path: '/workspace/modules', access: 'intentic', handler: workspaceModules },
+  { method: 'GET', path: '/workspace/setup', access: 'intentic', handler: workspaceSetup, scopes: READ },
+  { method: 'GET', path: '/workspace/repos/:repo/graph', access: 'intentic', handler: workspaceGraph, scopes: READ },
+  { method: 'GET', path: '/workspace/modules', access: 'intentic', handler: workspaceModules, scopes: READ },
   // Intentic — health and classify (docs/intentic-projects.md#health, core/health, core/classify)
-  { method: 'GET', path: '/workspace/health', access: 'intentic', handler: workspaceHealth },
-  { method: 'GET', path: '/workspace/classify', access: 'intentic', handler: workspaceClassify },
+  { method: 'GET', path: '/workspace/health', access: 'intentic', handler: workspaceHealth, scopes: READ },
+  { method: 'GET', path: '/workspace/classify', access: 'intentic', handler: workspaceClassify, scopes: READ },
   // Intentic — templates and add-apps (docs/intentic-projects.md#templates, core/projects/template-source.ts, core/jobs/add-apps.ts)
-  { method: 'GET', path: '/workspace/templates', access: 'intentic', handler: workspaceTemplates },
+  { method: 'GET', path: '/workspace/templates', access: 'intentic', handler: workspaceTemplates, scopes: READ },
   { method: 'POST', path: '/workspace/repos/:repo/apps', access: 'intentic', handler: workspaceAddApps },
 ];
 
@@ -160,20 +173,23 @@ export const routeTable: readonly RouteRow[] = [
  * NOT_FOUND body (Intentic's clients read only those), anything else `{ "error": "not found" }`.
  */
 export function createRouter({ base, access }: { base: string; access: RouteAccess }) {
-  const guards: Record<RouteAccessKind, (handler: Handler) => Handler> = {
-    public: (handler) => handler,
-    ori: dialectGuard('ori', access),
-    intentic: dialectGuard('intentic', access),
-    'intentic-bytes': dialectGuard('intentic-bytes', access),
-    'intentic-ticketed': dialectGuard('intentic-bytes', access, { authorizesItself: true }),
-    'workspace-files': dialectGuard('workspace-files', access),
+  const guard = (kind: RouteAccessKind, scopes: GuardOptions['scopes']): ((handler: Handler) => Handler) => {
+    switch (kind) {
+      case 'public':
+        return (handler) => handler;
+      case 'intentic-ticketed':
+        return dialectGuard('intentic-bytes', access, { authorizesItself: true });
+      default:
+        return dialectGuard(kind, access, scopes === undefined ? {} : { scopes });
+    }
   };
   const router = Router<IRequest, [WorkspaceContext], Response>({ base });
-  for (const { method, path, access: kind, handler } of routeTable) {
-    router[verbs[method]](path, guards[kind](handler));
+  for (const { method, path, access: kind, handler, scopes } of routeTable) {
+    router[verbs[method]](path, guard(kind, scopes)(handler));
   }
+  // The catch-all's answer (NOT_FOUND) is the same for every token: a scoped one gets it too, not a 403.
   return router
-    .all('/workspace/*', guards.intentic(workspaceUnknownCall))
+    .all('/workspace/*', guard('intentic', READ_OR_AGENT)(workspaceUnknownCall))
     .all('*', () => jsonResponse({ error: 'not found' }, 404));
 }
 

@@ -2,7 +2,8 @@
  * The `/ws` command table (docs/noide-protocol.md, the NoIDE protocol): one row per command, grouped as the
  * protocol's reference groups them.
  */
-import { light, type RpcCommand } from './command.ts';
+import type { TokenScope } from '../../core/auth/scoped-token.ts';
+import { light, RpcError, type RpcCommand } from './command.ts';
 import { archiveCommands } from './commands/archive/index.ts';
 import { chatCommands, LIGHT_CHAT_COMMANDS } from './commands/chat/index.ts';
 import { fileCommands } from './commands/files/index.ts';
@@ -36,3 +37,47 @@ export const rpcCommands: ReadonlyMap<string, RpcCommand> = new Map<string, RpcC
     ...Object.entries(chatCommands),
   ].map(([name, command]) => [name, LIGHT_COMMANDS.has(name) ? light(command) : command]),
 );
+
+/**
+ * What a read-only token may run over `/ws` (docs/architecture.md#scoped-tokens): commands that read files, the
+ * listing and search, and git's reads. Not terminals or `run_command` (a shell writes anything), not `git_fetch`
+ * (it writes refs), not chat (it runs an agent that writes).
+ */
+export const READ_COMMANDS: ReadonlySet<string> = new Set([
+  'get_cwd',
+  'read_file',
+  'read_file_base64',
+  'download_file',
+  'read_directory',
+  'list_files',
+  'file_exists',
+  'search_in_files',
+  'get_git_status',
+  'git_log',
+  'git_stash_list',
+  'get_git_diff',
+  'get_git_staged_diff',
+  'get_git_head_file',
+  'git_show_index',
+  'git_commit_diff',
+  'git_branch_list',
+]);
+
+/**
+ * The table a connection runs with: every row for the full token; for a scoped one (only read tokens reach `/ws`:
+ * runtime/routes.ts) the reads, and every other row answers a refusal.
+ */
+export function commandsFor(scope: TokenScope | undefined): ReadonlyMap<string, RpcCommand> {
+  if (scope === undefined) return rpcCommands;
+  return (readOnlyTable ??= new Map([...rpcCommands].map(([name, command]) => [name, READ_COMMANDS.has(name) ? command : refused(name, command)])));
+}
+
+let readOnlyTable: ReadonlyMap<string, RpcCommand> | undefined;
+
+/** Keeps the row's weight, so a refusal is answered in the order its command would have been. */
+function refused(name: string, command: RpcCommand): RpcCommand {
+  return {
+    ...command,
+    invoke: () => Promise.reject(new RpcError(`forbidden: a read-only token cannot run ${name}`)),
+  };
+}

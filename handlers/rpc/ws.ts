@@ -1,6 +1,6 @@
 import type { WorkspaceContext } from '../../runtime/context.ts';
 import { jsonResponse } from '../../runtime/errors/render.ts';
-import { rpcCommands } from './command-table.ts';
+import { commandsFor } from './command-table.ts';
 import { runRpcConnection } from './connection.ts';
 
 /**
@@ -13,7 +13,7 @@ export function rpcSocket(request: Request, ctx: WorkspaceContext): Response {
   if (!wantsWebSocket || !ctx.upgrade) {
     return jsonResponse({ error: 'this endpoint needs a WebSocket upgrade' }, 426, { upgrade: 'websocket' });
   }
-  return ctx.upgrade((socket) => runRpcConnection(socket, ctx, rpcCommands), {
+  return ctx.upgrade((socket) => runRpcConnection(socket, ctx, commandsFor(ctx.scope)), {
     maxMessageBytes: ctx.limits.rpcMaxMessageBytes,
   });
 }

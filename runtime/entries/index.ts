@@ -6,6 +6,7 @@
 export { createWorkspaceApp } from '../app.ts';
 export type { RequestEnv, WorkspaceApp, WorkspaceAppOptions } from '../app.ts';
 export { generateToken, type AuthConfig } from '../auth.ts';
+export { mintScopedToken, verifyScopedToken, parseScope, type TokenScope, type ScopedGrant } from '../../core/auth/scoped-token.ts';
 export { defaultLimits, type Limits } from '../context.ts';
 export { WorkspaceError, type WorkspaceErrorCode } from '../../core/errors/workspace-error.ts';
 export type { ServerSocket, SocketOpenHandler, Upgrader, UpgradeOptions } from '../websocket.ts';

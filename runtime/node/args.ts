@@ -7,6 +7,7 @@ import { defaultLimits } from '../context.ts';
 import { isLoopbackHost } from '../hosts.ts';
 
 export const USAGE = `Usage: workspace-api [options]
+       workspace-api token --scope read|agent:ID [--ttl DURATION]   (a scoped token; see token --help)
 
 Serves one folder (the workspace root) to web UIs and agents: files, search and terminals.
 

@@ -8,6 +8,7 @@ const SHUTDOWN_DEADLINE_MS = 10_000;
 const EMBEDDINGS_TIMEOUT_MS = 5_000;
 
 async function main(argv: string[]): Promise<void> {
+  if (argv[0] === 'token') return mintToken(argv.slice(1));
   let command: CliCommand;
   try {
     command = await parseCliArgs(argv, process.env, process.cwd());
@@ -92,6 +93,18 @@ async function main(argv: string[]): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+}
+
+/** `workspace-api token …` (runtime/node/token-command.ts): prints a scoped token and exits; no daemon starts. */
+async function mintToken(argv: string[]): Promise<void> {
+  const { runTokenCommand } = await import('./token-command.ts');
+  try {
+    runTokenCommand(argv, process.env);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`workspace-api: ${error.message}\nRun 'workspace-api token --help' for usage.\n`);
+    process.exit(error.exitCode);
+  }
 }
 
 await main(process.argv.slice(2));
