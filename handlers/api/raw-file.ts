@@ -5,6 +5,7 @@ import { WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { contentTypeFor } from '../../runtime/http/content-type.ts';
 import { entityTag } from '../../runtime/http/entity-tag.ts';
 import { serveContent } from '../../runtime/http/serve-content.ts';
+import { SERVED_BYTES_HEADERS } from '../../runtime/http/served-bytes-headers.ts';
 import { SNIFF_LEN } from '../../runtime/http/sniff.ts';
 import { parseQuery } from '../../runtime/validation.ts';
 
@@ -28,7 +29,7 @@ export async function rawFile(request: Request, ctx: WorkspaceContext): Promise<
     etag: entityTag(stat.version),
     contentType: () => contentTypeFor(file, () => ctx.fs.read(file, { offset: 0, length: SNIFF_LEN })),
     open: (range, read) => ctx.fs.readStream(file, range, read),
-    headers: { 'x-content-type-options': 'nosniff' },
+    headers: SERVED_BYTES_HEADERS,
     renderError: (status, message) => jsonResponse({ error: message }, status),
   });
 }

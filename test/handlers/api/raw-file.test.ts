@@ -53,6 +53,7 @@ describe('GET /api/raw', () => {
       etag: expect.stringMatching(/^"[0-9a-z]+-[0-9a-z]+-[0-9a-z]+"$/),
       'last-modified': LAST_MODIFIED,
       'x-content-type-options': 'nosniff',
+      'content-security-policy': 'sandbox allow-scripts',
     });
     expect(await bytesOf(res)).toEqual(PNG);
   });
@@ -209,7 +210,7 @@ describe('GET /api/raw', () => {
       const etag = await etagOf('abc.txt');
       const res = await get('abc.txt', { 'if-none-match': etag });
       expect(res.status).toBe(304);
-      expect(Object.fromEntries(res.headers)).toEqual({ etag, 'x-content-type-options': 'nosniff' });
+      expect(Object.fromEntries(res.headers)).toEqual({ etag, 'x-content-type-options': 'nosniff', 'content-security-policy': 'sandbox allow-scripts' });
       expect(await textOf(res)).toBe('');
     });
 

@@ -46,6 +46,7 @@ describe.each(BACKENDS)('GET|HEAD /workspace/media (%s)', (backend) => {
       etag: expect.stringMatching(/^"[^"]+"$/),
       'last-modified': expect.stringMatching(/ GMT$/),
       'x-content-type-options': 'nosniff',
+      'content-security-policy': 'sandbox allow-scripts',
     });
     expect(await textOf(res)).toBe(ALPHABET);
   });
@@ -99,6 +100,7 @@ describe.each(BACKENDS)('GET|HEAD /workspace/media (%s)', (backend) => {
       'content-range': 'bytes */26',
       'content-type': 'application/json; charset=utf-8',
       'x-content-type-options': 'nosniff',
+      'content-security-policy': 'sandbox allow-scripts',
     });
     expect(await res.json()).toEqual({ error: 'invalid range: failed to overlap' });
   });

@@ -75,6 +75,7 @@ describe.each(BACKENDS)('GET /workspace/raw (%s)', (backend) => {
       etag: expect.stringMatching(/^"[!#-$&-~]+"$/),
       'last-modified': expect.stringMatching(/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/),
       'x-content-type-options': 'nosniff',
+      'content-security-policy': 'sandbox allow-scripts',
     });
     expect(await textOf(res)).toBe('content of png');
   });
