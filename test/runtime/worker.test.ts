@@ -6,6 +6,7 @@ import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWorkerBundle } from '../../runtime/worker-build.ts';
 import { buildZip } from '../support/zip-writer.ts';
+import { mintScopedToken } from '../../core/auth/scoped-token.ts';
 
 /**
  * The Workers entry for real: bundled with the production build flags and run in workerd through miniflare, each
@@ -401,6 +402,22 @@ describe('one Durable Object per workspace', () => {
     const deployment = await at('/w/delta/api/files', { headers: auth });
     expect(deployment.status).toBe(200);
     await deployment.arrayBuffer();
+  });
+
+  it('a read token minted from a workspace\'s own token reads that workspace, writes nothing, and opens no other', async () => {
+    const own = createHmac('sha256', SECRET).update('gamma').digest('base64url');
+    const read = { authorization: `Bearer ${mintScopedToken(own, { kind: 'read' }, 60_000)}` };
+    const listed = await at('/w/gamma/api/files', { headers: read });
+    expect(listed.status).toBe(200);
+    await listed.arrayBuffer();
+    const write = await at('/w/gamma/api/file?path=scoped.txt', { method: 'PUT', headers: { ...read, 'content-type': 'application/json' }, body: '{"content":"x"}' });
+    expect([write.status, await write.json()]).toEqual([403, { error: 'a read-only token cannot call PUT /w/gamma/api/file' }]);
+    const absent = await at('/w/gamma/api/file?path=scoped.txt', { headers: auth });
+    expect(absent.status).toBe(404);
+    await absent.arrayBuffer();
+    const elsewhere = await at('/w/delta/api/files', { headers: read });
+    expect(elsewhere.status).toBe(401);
+    await elsewhere.arrayBuffer();
   });
 
   it('200 parallel conditional writes to one file: exactly one wins its version, the file is wholly the winner’s', async () => {
