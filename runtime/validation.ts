@@ -83,7 +83,14 @@ export async function readBodyBytes(request: Request, maxBytes: number): Promise
   let total = 0;
   const reader = request.body.getReader();
   for (;;) {
-    const { done, value } = await reader.read();
+    let next: ReadableStreamReadResult<Uint8Array>;
+    try {
+      next = await reader.read();
+    } catch {
+      // The stream fails only when the client does: it hung up (or half-closed) before sending the body it announced.
+      throw new WorkspaceError('bad-request', 'the request body ended before it was complete');
+    }
+    const { done, value } = next;
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {

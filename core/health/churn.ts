@@ -6,7 +6,7 @@
  * `ADDED\tDELETED\tPATH\0`, or `ADDED\tDELETED\t\0OLD\0NEW\0` for a rename (counted under its new path, as
  * `git log --numstat` shows it). `--relative` makes paths relative to the folder git runs in and keeps to it.
  */
-import type { GitRunner } from '../git/git-runner.ts';
+import { GitFolderError, type GitOutput, type GitRunner, type GitRunOptions } from '../git/git-runner.ts';
 import { decodeGitText } from '../git/git-output-rules.ts';
 
 export interface FileChurn {
@@ -91,7 +91,7 @@ export function parseChurn(stdout: Uint8Array, prefix: string, sinceMs?: number)
 
 /** Runs the log in `cwd` (prefix: its root-relative path); a folder that is no repo, or has no commit, has no churn. */
 export async function readChurn(git: GitRunner, cwd: string, prefix: string, sinceMs?: number): Promise<Map<string, FileChurn>> {
-  const output = await git.run(churnArgs(sinceMs), { cwd });
+  const output = await runInFolder(git, churnArgs(sinceMs), { cwd });
   if (output.code !== 0) return new Map();
   return parseChurn(output.stdout, prefix, sinceMs);
 }
@@ -108,7 +108,7 @@ export class ChurnReader {
   constructor(private readonly git: GitRunner) {}
 
   async read(cwd: string, prefix: string, sinceMs?: number): Promise<Map<string, FileChurn>> {
-    const head = await this.git.run(['rev-parse', '-q', '--verify', 'HEAD'], { cwd });
+    const head = await runInFolder(this.git, ['rev-parse', '-q', '--verify', 'HEAD'], { cwd });
     if (head.code !== 0) {
       this.#logs.delete(cwd);
       return new Map(); // not a repo, or no commit yet
@@ -118,11 +118,24 @@ export class ChurnReader {
     if (kept && kept.head === sha && (kept.sinceMs === undefined || (sinceMs !== undefined && sinceMs >= kept.sinceMs))) {
       return tallyChurn(kept.commits, sinceMs);
     }
-    const output = await this.git.run(churnArgs(sinceMs), { cwd });
+    const output = await runInFolder(this.git, churnArgs(sinceMs), { cwd });
     if (output.code !== 0) return new Map();
     const commits = parseChurnLog(output.stdout, prefix);
     this.#logs.set(cwd, { head: sha, sinceMs, commits });
     return tallyChurn(commits, sinceMs);
+  }
+}
+
+/**
+ * git in `cwd`, where a folder that is gone (or became a file) since the scope was resolved is no repo, like a folder
+ * git does not know: git cannot start there (GitFolderError), and the scope then simply has no churn — not a 500.
+ */
+async function runInFolder(git: GitRunner, args: readonly string[], options: GitRunOptions): Promise<GitOutput> {
+  try {
+    return await git.run(args, options);
+  } catch (error) {
+    if (error instanceof GitFolderError) return { code: 128, stdout: new Uint8Array(), stderr: error.message };
+    throw error;
   }
 }
 

@@ -46,7 +46,15 @@ export function createNodeWebSockets({ fetch, serveOrdinary, heartbeatMs = HEART
   const servers = new Map<number, WebSocketServer>();
   const serverFor = (maxPayload: number) => {
     let wss = servers.get(maxPayload);
-    if (!wss) servers.set(maxPayload, (wss = new WebSocketServer({ noServer: true, maxPayload })));
+    if (!wss) {
+      servers.set(maxPayload, (wss = new WebSocketServer({ noServer: true, maxPayload })));
+      // A handshake `ws` refuses (no or a bad Sec-WebSocket-Key, an unknown version) is answered like every other
+      // refused upgrade, `{"error"}` JSON, not ws's own text/html page.
+      wss.on('wsClientError', (error: Error, socket: Duplex) => {
+        const version = /Version/.test(error.message) ? { 'sec-websocket-version': '13, 8' } : undefined;
+        void writeRawResponse(socket, jsonResponse({ error: `invalid WebSocket handshake: ${error.message}` }, 400, version));
+      });
+    }
     return wss;
   };
   const webSockets = new Set<WebSocket>();
@@ -192,10 +200,13 @@ function serveIgnoringUpgrade(
     feed(head);
     if (remaining > 0) {
       socket.on('data', feed);
-      // A client that hangs up mid-body: fail the body read instead of leaving the handler waiting.
-      socket.once('close', () => {
+      // A client that hangs up (or half-closes: no more body can come) mid-body: fail the body read instead of
+      // leaving the handler waiting.
+      const cutShort = () => {
         if (remaining > 0) message.destroy(new Error('client closed the connection before the body was complete'));
-      });
+      };
+      socket.once('end', cutShort);
+      socket.once('close', cutShort);
     }
   }
   void handle(message, response);
