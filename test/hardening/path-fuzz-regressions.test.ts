@@ -1,0 +1,30 @@
+/**
+ * What the hostile-path fuzzer found (test/hardening/path-fuzz.test.ts, `npm run soak -- fuzz-paths`), each as the
+ * smallest request that showed it, fixed in the product.
+ */
+import { afterEach, expect, it } from 'vitest';
+import { MemoryFileSystem } from '../../adapters/fs/memory-file-system.ts';
+import { GitFolderError, type GitRunner } from '../../core/git/git-runner.ts';
+import { createWorkspaceApp, type WorkspaceApp } from '../../runtime/app.ts';
+import { request } from '../support/workspace.ts';
+
+let app: WorkspaceApp | undefined;
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+});
+
+// Seed 1258118572, memory backend: `GET /workspace/health?repo=links` was 500 `internal error`. The scope resolved
+// to a folder, but git could not start in it (the folder was not on the disk git runs on; on a disk, one removed
+// between the scope check and git): core/health/churn.ts let the runner's GitFolderError through.
+it('GET /workspace/health of a folder git cannot start in: no churn, not a 500', async () => {
+  const fs = new MemoryFileSystem();
+  await fs.write('/ws/links/a.txt', 'a\n', { mkdirs: true });
+  // git as it answers when its working folder vanished before it started (adapters/git/git-process.ts).
+  const git: GitRunner = { run: async (_args, { cwd }) => Promise.reject(new GitFolderError(cwd, 'missing')) };
+  app = createWorkspaceApp({ fs, root: '/ws', auth: { token: 'test-token-0123456789' }, git });
+  const response = await app.fetch(request('/workspace/health?repo=links'));
+  const body = (await response.json()) as { repo?: string; hotspots?: unknown[] };
+  expect([response.status, body.repo], JSON.stringify(body)).toEqual([200, 'links']);
+  expect(body.hotspots).toEqual([]); // no churn: nothing is hot
+});
