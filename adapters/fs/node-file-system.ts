@@ -25,6 +25,7 @@ import { checkOffset, checkPath, chunkBytesOf, maxBytesOf, rangeBounds, readdirL
 import { cappedChunks, discardSource } from './capped-chunks.ts';
 import { COPY_FILE_FLAGS, copyTree } from './node-copy-tree.ts';
 import { NodeFileRangeStream } from './node-file-range-stream.ts';
+import { NODE_WRITER_IDENTITY } from './node-writer-identity.ts';
 import { basename, dirname, isInside, join } from './posix-path.ts';
 
 /**
@@ -135,14 +136,14 @@ function plain(bytes: Uint8Array): Uint8Array {
 }
 
 /**
- * A write's temp file, beside its target. A process killed mid-write (SIGKILL, power loss) leaves its temp
- * file behind: the write never committed, so the target is still whole. Those leftovers are not swept: the
- * name is recognisable (`.wsapi-<16 hex>.tmp`), never collides with a user's file, and a sweep would have to
- * walk the whole workspace or pay a readdir on every write to find what only a crash leaves.
+ * A write's temp file, beside its target: `.wsapi-<pid>-<tag>-<16 hex>.tmp` (./node-writer-identity.ts). A process
+ * killed mid-write (SIGKILL, power loss) leaves its temp file behind: the write never committed, so the target is
+ * still whole. The name says whose it is, so the daemon's start-up sweep (./leftover-sweep.ts) removes those of
+ * writers that are gone and never one a live writer — another daemon on the same root — is still filling.
  */
 function tempPathFor(folder: string): string {
   // Fixed length, whatever the target's name: a 255-byte name must still get a temp file beside it.
-  return join(folder, `.wsapi-${randomBytes(8).toString('hex')}.tmp`);
+  return join(folder, `.wsapi-${NODE_WRITER_IDENTITY}-${randomBytes(8).toString('hex')}.tmp`);
 }
 
 export class NodeFileSystem implements FileSystem {

@@ -18,6 +18,7 @@ import { isFsError } from '../../adapters/fs/fs-error.ts';
 import { dirname, join } from '../../adapters/fs/posix-path.ts';
 import { WorkspaceError } from '../errors/workspace-error.ts';
 import { makeFolders } from '../tree-ops/make-folders.ts';
+import { stagingName } from '../tree-ops/staging-name.ts';
 import { cannotExtract, planExtraction, type ExtractionPlan } from './extraction-plan.ts';
 import { checkDeclaredSizes, checkEntryCount, type ZipCaps } from './zip-caps.ts';
 
@@ -30,9 +31,6 @@ export interface ExtractZipOptions {
   /** A real folder no entry may land in (the agents folder): such an entry refuses the archive. */
   excluded?: string;
 }
-
-/** The staging folder's name starts so; the rest is random, so two extractions never share one. */
-export const STAGING_PREFIX = '.wsapi-zip-';
 
 /**
  * Extracts `bytes` (a zip archive) into `destination`, the real path of a folder inside the workspace
@@ -49,7 +47,9 @@ export async function extractZip(bytes: Uint8Array, destination: string, options
     const plan = await planExtraction(entries, { fs, destination, resolve: options.resolve, excluded: options.excluded });
 
     const undoDestination = await makeFolders(fs, destination, (path) => path);
-    const staging = join(destination, STAGING_PREFIX + crypto.randomUUID());
+    // `.wsapi-zip-…`: random, so two extractions never share one; named like every staging entry, so a killed
+    // daemon's is swept at the next start (core/tree-ops/staging-name.ts).
+    const staging = stagingName(destination, 'zip');
     try {
       await fs.mkdir(staging);
       const staged = await stageFiles(fs, archive, plan, staging);

@@ -4,6 +4,8 @@ import type { ChangeFeed } from '../../core/changes/change-feed.ts';
 import type { TerminalManager } from '../../core/terminals/terminal-manager.ts';
 import type { SearchEngine } from '../../core/search/search-engine.ts';
 import type { PanelAssets } from '../panel/panel-assets.ts';
+import { NodeFileSystem } from '../../adapters/fs/node-file-system.ts';
+import type { SweepResult } from '../../adapters/fs/leftover-sweep.ts';
 import { setResponseImplementation } from '../http/response.ts';
 import { idleCollector } from './idle-collector.ts';
 import { NodeResponse } from './node-response.ts';
@@ -20,6 +22,11 @@ export interface NodeServerOptions extends Omit<NodeWorkspaceAppOptions, 'boundH
   port?: number;
   /** The web panel's files (the CLI's: runtime/node/node-panel-assets.ts); absent → no panel at `/`. */
   panel?: PanelAssets;
+  /**
+   * Sweep the root for temp files and staging folders killed writers left, once listening (default true, when
+   * storage is the local disk): docs/architecture.md#atomic-and-serialised-writes.
+   */
+  sweepLeftovers?: boolean;
 }
 
 export interface NodeServer {
@@ -35,6 +42,8 @@ export interface NodeServer {
   readonly terminals: TerminalManager | undefined;
   /** The search engine (core/search), for code in the same process and benchmarks. */
   readonly search: SearchEngine;
+  /** The start-up sweep of killed writers' leftovers: settles when it has ended; undefined when none runs. */
+  readonly leftoverSweep: Promise<SweepResult | undefined>;
   /** Closes WebSockets (1001), kills every terminal, stops listening and ends open connections. */
   close(): Promise<void>;
 }
@@ -49,7 +58,7 @@ const IDLE_COLLECT_AFTER_MS = 15_000;
  * the same port. Binds, says nothing (the CLI prints), and closes everything it started.
  */
 export async function startNodeServer(options: NodeServerOptions): Promise<NodeServer> {
-  const { host = '127.0.0.1', port = 8787, panel, ...appOptions } = options;
+  const { host = '127.0.0.1', port = 8787, panel, sweepLeftovers = true, ...appOptions } = options;
   setResponseImplementation(NodeResponse); // runtime/http/response.ts and ./node-response.ts say why
   const app = createNodeWorkspaceApp({ ...appOptions, panel: panel ?? false, boundHost: host });
   const idle = idleCollector(IDLE_COLLECT_AFTER_MS);
@@ -70,6 +79,8 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     throw error;
   }
   const boundPort = (server.address() as AddressInfo).port;
+  const onDisk = appOptions.fs === undefined || appOptions.fs instanceof NodeFileSystem;
+  const leftoverSweep = sweepLeftovers && onDisk ? startLeftoverSweep(appOptions.root, appOptions.searchOptions?.log) : Promise.resolve(undefined);
 
   async function shutdown(): Promise<void> {
     idle.stop();
@@ -89,8 +100,27 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     changes: app.changes,
     terminals: app.terminals,
     search: app.search,
+    leftoverSweep,
     close: () => (closing ??= shutdown()),
   };
+}
+
+/**
+ * Runs the sweep once the server listens, so the first requests never wait for a walk of the whole tree: it reads
+ * folders a few at a time beside them. One line on the daemon's log when done (the log is the CLI's stderr).
+ */
+async function startLeftoverSweep(root: string, log: ((line: string) => void) | undefined): Promise<SweepResult | undefined> {
+  const { sweepLeftovers } = await import('../../adapters/fs/leftover-sweep.ts');
+  try {
+    const result = await sweepLeftovers(root);
+    const kept = result.kept.length > 0 ? `, kept ${result.kept.length} that may still be written` : '';
+    const cut = result.truncated ? ', stopped at its entry cap' : '';
+    log?.(`workspace-api: swept ${result.removed.length} leftovers (${result.entries} entries in ${(result.durationMs / 1000).toFixed(1)} s${kept}${cut})`);
+    return result;
+  } catch (error) {
+    log?.(`workspace-api: the leftover sweep failed: ${(error as Error).message}`);
+    return undefined;
+  }
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {

@@ -76,7 +76,7 @@ let app: WorkspaceApp;
 
 beforeAll(async () => {
   workspace = await tempWorkspace({ 'a.txt': 'alpha\n', 'src/b.txt': 'beta\n' });
-  app = nodeApp(workspace.root, { watch: false });
+  app = nodeApp(workspace.root);
   const created = await app.fetch(request('/workspace/agents', jsonBody('POST', { agent: 'a1' })));
   expect(created.status).toBe(200);
   const other = await app.fetch(request('/workspace/agents', jsonBody('POST', { agent: 'a2' })));

@@ -2,11 +2,9 @@
  * No torn files: a child process rewrites 4 MiB files in a loop through NodeFileSystem (`write` and
  * `writeStream`, two distinct contents alternating), and is killed with SIGKILL at random moments, many
  * times. After every kill each target must be exactly one of the two contents (compared by SHA-256): never
- * empty, short, or a mix. The only trace a kill may leave is our own temp file (`.wsapi-<16 hex>.tmp`) beside
- * the target: the write it belonged to never committed.
- *
- * Those leftovers are left in place on purpose (see `tempPathFor` in adapters/fs/node-file-system.ts): they
- * are recognisable by name, never collide with a user's file, and appear only after a crash.
+ * empty, short, or a mix. The only trace a kill may leave is our own temp file (`.wsapi-<pid>-<tag>-<16 hex>.tmp`)
+ * beside the target: the write it belonged to never committed. The daemon's start-up sweep removes such leftovers
+ * (adapters/fs/leftover-sweep.ts, tested in leftover-sweep.test.ts); this test only looks at what a kill leaves.
  *
  * The check is sharp: the same harness around a plain `fs.writeFile` onto the target finds torn files after
  * most kills (18 of 20 when tried here).
@@ -26,7 +24,7 @@ const KILLS = 40;
 const WRITERS = 4;
 /** Each kill lands at a uniformly random moment this long after its writer started its loop. */
 const MAX_KILL_DELAY_MS = 60;
-const TEMP_NAME = /^\.wsapi-[0-9a-f]{16}\.tmp$/;
+const TEMP_NAME = /^\.wsapi-\d+-[0-9a-f]{8}-[0-9a-f]{16}\.tmp$/;
 
 let work: string;
 let bundle: string;
