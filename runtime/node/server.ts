@@ -123,10 +123,17 @@ async function startLeftoverSweep(root: string, log: ((line: string) => void) | 
   }
 }
 
+/**
+ * Connections the kernel may hold for us before we accept them. Node's default, 511, overflows when a gateway opens
+ * a thousand connections at once: the rest are dropped and retried after a second or more, so every client waits
+ * on one slow accept queue. The kernel caps this at net.core.somaxconn (4096 on current Linux).
+ */
+const LISTEN_BACKLOG = 4096;
+
 function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => {
+    server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
       server.off('error', reject);
       resolve();
     });
