@@ -9,11 +9,11 @@ import { readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { setWriterIdentity, type WriterIdentity } from './writer-identity.ts';
 
-/** 8 hex of boot id, pid namespace and host name; each read may fail (not Linux, no /proc): then it counts as empty. */
+/** 8 hex of boot id, pid namespace and host name; each read may fail (not Linux, no /proc; Deno without --allow-sys refuses the host name): then it counts as empty. */
 export function namespaceTag(): string {
   const bootId = attempt(() => readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim());
   const pidNamespace = attempt(() => readlinkSync('/proc/self/ns/pid'));
-  return createHash('sha256').update(`${bootId}|${pidNamespace}|${hostname()}`).digest('hex').slice(0, 8);
+  return createHash('sha256').update(`${bootId}|${pidNamespace}|${attempt(hostname)}`).digest('hex').slice(0, 8);
 }
 
 function attempt(read: () => string): string {

@@ -48,6 +48,9 @@ export class ParcelWatcherAdapter implements WatcherAdapter {
   }
 }
 
+/** inotify, named, on Linux (see `subscribe`); parcel's default elsewhere. */
+const BACKEND: { backend?: 'inotify' } = process.platform === 'linux' ? { backend: 'inotify' } : {};
+
 const NAME_WITH_GLOB_CHARACTERS = /[*?[\]{}()!\\/]/;
 /** What parcel's `is-glob` may take for a glob: a path with any of these is not handed to parcel (see `parcelIgnore`). */
 const PATH_WITH_GLOB_CHARACTERS = /[*?[\]{}()!+@|\\]/;
@@ -122,7 +125,11 @@ class WatchSession {
   }
 
   private subscribe(dir: string): Promise<AsyncSubscription> {
-    return parcelWatcher.subscribe(dir, (error, events) => this.onBatch(error, events), this.parcelOptions);
+    // inotify named, not parcel's default: on Linux the default first probes for watchman with popen and, where
+    // watchman is not installed, never pcloses it — one pipe fd (and a zombie) lost each time parcel starts its
+    // shared native watcher, i.e. whenever a subscription follows the last one's close. Where watchman is
+    // installed the default would be watchman, not the inotify described above.
+    return parcelWatcher.subscribe(dir, (error, events) => this.onBatch(error, events), { ...this.parcelOptions, ...BACKEND });
   }
 
   private onBatch(error: Error | null, events: ParcelEvent[]): void {

@@ -4,6 +4,7 @@
  * `fetch`. Every failure is a ChatError whose message is the protocol's error text.
  */
 import { ChatError, type ChatModel } from './chat-types.ts';
+import { sendableHeaderValue } from '../text/header-value.ts';
 
 export interface ModelListOptions {
   /** Base URLs: opencode → OpenRouter, kilo → the Kilo gateway. */
@@ -62,6 +63,10 @@ async function fetchBody(url: string, apiKey: string | undefined, options: Model
   const headers: Record<string, string> = { accept: 'application/json' };
   // A blank key is no key: the public list answers without one, and `Bearer ` alone would be refused.
   if (apiKey !== undefined && apiKey.trim() !== '') headers.authorization = `Bearer ${apiKey}`;
+  // fetch refuses a header value with a line break in it, in a message that quotes the value: the key.
+  if (headers.authorization !== undefined && !sendableHeaderValue(headers.authorization)) {
+    throw new ChatError(`Request to ${url} failed: the API key cannot be sent in a header (it holds a line break or a character past U+00FF)`);
+  }
 
   let response: Response;
   try {
@@ -113,3 +118,4 @@ function isObject(value: unknown): value is Record<string, unknown> {
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+

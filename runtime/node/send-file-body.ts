@@ -26,17 +26,22 @@ export function nodeRequestListener(adapter: RequestAdapter): (req: IncomingMess
     try {
       response = await adapter.handleNodeRequestAndResponse(req, res);
     } catch (error) {
-      logUnexpectedError(`${req.method ?? 'GET'} ${req.url ?? '/'}`, error);
+      logUnexpectedError(`${req.method ?? 'GET'} ${pathOf(req)}`, error);
       response = jsonResponse({ error: INTERNAL_ERROR_TEXT }, 500);
     }
     try {
       // `true`: one writeHead with the headers, @whatwg-node/server's own default.
       if (!sendFileBody(response, res)) await sendNodeResponse(response, res, req, true);
     } catch (error) {
-      logUnexpectedError(`sending ${req.method ?? 'GET'} ${req.url ?? '/'}`, error);
+      logUnexpectedError(`sending ${req.method ?? 'GET'} ${pathOf(req)}`, error);
       res.destroy();
     }
   };
+}
+
+/** The request's path for a log entry, without its query: `?token=` may be in it. */
+function pathOf(req: IncomingMessage): string {
+  return (req.url ?? '/').split('?')[0]!;
 }
 
 /**

@@ -129,7 +129,7 @@ describe('the npm package', () => {
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: consumer });
     expect(stdout.trim()).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED');
     const index = await fromPackage<Record<string, unknown>>('workspace-api');
-    expect(Object.keys(index).sort()).toEqual(['WorkspaceError', 'createWorkspaceApp', 'defaultLimits', 'generateToken', 'panelAssetsFrom']);
+    expect(Object.keys(index).sort()).toEqual(['WorkspaceError', 'createWorkspaceApp', 'defaultLimits', 'generateToken', 'mintScopedToken', 'panelAssetsFrom', 'parseScope', 'verifyScopedToken']);
   });
 
   it('mounts under a base path in Hono, itty-router and node:http, with /ws and a real terminal over node:http upgrades', async () => {
@@ -198,8 +198,9 @@ describe('the npm package', () => {
     await waitFor(() => !processTable().some((entry) => entry.pgrp === group && entry.state !== 'Z'), { timeoutMs: 10_000, what: 'the daemon to exit' });
   });
 
-  it('type-checks a consumer against the published declarations (strict, NodeNext, no skipLibCheck)', async () => {
-    const tsc = await run(process.execPath, [join(projectRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: consumer }).catch(
+  it('type-checks a consumer against the published declarations (strict, NodeNext, no skipLibCheck)', async ({ signal }) => {
+    // The test's signal: a timed-out test stops its tsc instead of leaving it running.
+    const tsc = await run(process.execPath, [join(projectRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: consumer, signal }).catch(
       (error: { stdout: string }) => ({ stdout: error.stdout || 'tsc failed' }),
     );
     expect(tsc.stdout).toBe('');

@@ -93,6 +93,8 @@ describe('the pages themselves', () => {
     expect(bundle.status).toBe(200);
     expect(bundle.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(bundle.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    // Unread, the bundle would hold its connection open past the daemon's close (a paused socket never sees the end).
+    await bundle.body?.cancel();
     const again = await fetch(`${daemon.url}/panel/${script}`, { headers: { 'if-none-match': bundle.headers.get('etag')! } });
     expect(again.status).toBe(304);
   });

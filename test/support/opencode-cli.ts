@@ -7,7 +7,8 @@
  * it again: ~177 MB, seconds here). Failing to install fails the tests: never a skip.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -40,9 +41,13 @@ export async function opencodeBinFolder(): Promise<string> {
 }
 
 async function versionOf(executable: string): Promise<string | undefined> {
+  // Even `--version` makes `$TMPDIR/opencode`: a temp folder of its own, removed after.
+  const temp = await mkdtemp(join(tmpdir(), 'opencode-version-'));
   try {
-    return (await run(executable, ['--version'], { timeout: 60_000 })).stdout.trim();
+    return (await run(executable, ['--version'], { timeout: 60_000, env: { ...process.env, TMPDIR: temp } })).stdout.trim();
   } catch {
     return undefined;
+  } finally {
+    await rm(temp, { recursive: true, force: true });
   }
 }

@@ -7,6 +7,7 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll } from 'vitest';
 import { createNodePanelAssets } from '../../runtime/node/node-panel-assets.ts';
 import { buildPanel, type PanelBuild } from '../../runtime/panel/build-panel.ts';
 import { startNodeServer, type NodeServer, type NodeServerOptions } from '../../runtime/node/server.ts';
@@ -17,13 +18,22 @@ export const ARTIFACTS = join(projectRoot, '.artifacts', 'panel');
 
 let browser: Promise<Browser> | undefined;
 
-/** The run's shared browser (connected once per test file). */
+/** The run's shared browser (connected once per test file, and disconnected as the file ends). */
 export function sharedBrowser(): Promise<Browser> {
   const endpoint = process.env.WSAPI_TEST_BROWSER_WS;
   if (!endpoint) throw new Error('no shared browser: test/support/shared-browser.ts must be a vitest globalSetup');
   browser ??= chromium.connect(endpoint);
   return browser;
 }
+
+// Registered as this module loads, i.e. while the test file importing it is collected: hooks run last-registered
+// first, so this runs after the file's own afterAll hooks have closed its pages. Closing a connected browser only
+// disconnects (the run's browser stays for the other files).
+afterAll(async () => {
+  const connected = await browser?.catch(() => undefined);
+  browser = undefined;
+  await connected?.close();
+});
 
 /**
  * One panel build for the run, shared by the panel's test files through a file in the run's home (fresh each run, so

@@ -14,7 +14,13 @@ export class Shard {
 
   /** `cache`: where decoded lists are kept for the next query (shared by the index's shards). */
   static async open(name: string, source: ByteSource, cache?: PostingsCache): Promise<Shard> {
-    return new Shard(name, await readShardTables(source), source, cache);
+    try {
+      return new Shard(name, await readShardTables(source), source, cache);
+    } catch (error) {
+      // A damaged shard is no Shard, so nobody else could close its source (a disk store's open fd).
+      await source.close().catch(() => {});
+      throw error;
+    }
   }
 
   get base(): number {

@@ -18,6 +18,7 @@
  * - Scores are cosine similarities, negatives clamped to 0 (unrelated texts), in 0..1.
  */
 import { z } from 'zod';
+import { sendableHeaderValue } from '../../text/header-value.ts';
 
 export interface EmbeddingsConfig {
   url: string;
@@ -73,6 +74,10 @@ export function createEmbeddingsStage(config: EmbeddingsConfig): EmbeddingsStage
   async function request(input: string[], signal: AbortSignal): Promise<Float32Array[]> {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (config.apiKey !== undefined) headers.authorization = `Bearer ${config.apiKey}`;
+    // fetch refuses a header value with a line break in it, in a message that quotes the value: the key.
+    if (headers.authorization !== undefined && !sendableHeaderValue(headers.authorization)) {
+      throw new StageOff('sem: the embeddings key cannot be sent in a header (it holds a line break or a character past U+00FF)');
+    }
     let response: Response;
     try {
       response = await fetch(endpoint, { method: 'POST', headers, body: JSON.stringify({ model: config.model, input }), signal });
@@ -163,3 +168,4 @@ function cosine(a: Float32Array, b: Float32Array): number {
   }
   return normA === 0 || normB === 0 ? 0 : dot / Math.sqrt(normA * normB);
 }
+

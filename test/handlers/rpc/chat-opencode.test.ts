@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,6 +49,7 @@ describe('/ws agent chat with the real opencode CLI', () => {
     PATH = `${bin}:/usr/bin:/bin`;
     workspace = await tempWorkspace({ 'README.md': 'a workspace\n' });
     home = await realpath(await mkdtemp(join(tmpdir(), 'wsapi-opencode-home-')));
+    await mkdir(join(home, 'tmp'));
     model = await startFakeModelServer();
     const env: NodeJS.ProcessEnv = {
       PATH,
@@ -58,6 +59,8 @@ describe('/ws agent chat with the real opencode CLI', () => {
       XDG_DATA_HOME: join(home, '.local', 'share'),
       XDG_CACHE_HOME: join(home, '.cache'),
       XDG_STATE_HOME: join(home, '.local', 'state'),
+      // …and more under the temp folder ($TMPDIR/opencode): that too in the temp home.
+      TMPDIR: join(home, 'tmp'),
       // One provider, the loopback model. Its SDK package ships inside the opencode binary: nothing is installed.
       OPENCODE_CONFIG_CONTENT: JSON.stringify({
         provider: {

@@ -11,9 +11,17 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { startNodeServer, type NodeServer } from '../../../runtime/node/server.ts';
 import { intenticClient, orpcError } from '../../support/intentic-contract.ts';
+import { allowLeftovers } from '../../support/leak-allowance.ts';
 import { tempWorkspace, TEST_TOKEN, type TempWorkspace } from '../../support/workspace.ts';
 
 const ORIGIN = 'https://ide.example';
+
+// The server watches the root (@parcel/watcher 2.6.0), and these calls copy, move and delete watched folders. Its
+// close then fails to unsubscribe the root ("Unable to remove watcher: Invalid argument": parcel asks inotify to
+// drop a watch the kernel already dropped with its folder, and throws before forgetting the subscription), so
+// parcel's watcher thread, with its wake-up pipe, lives on in this process. A known parcel bug, not fixable from
+// here; only pipes are let through, everything else this file opens is still checked.
+allowLeftovers('fds', '@parcel/watcher keeps its thread and wake-up pipe after a failed unsubscribe', /^pipe:/);
 
 let ws: TempWorkspace;
 let server: NodeServer;
