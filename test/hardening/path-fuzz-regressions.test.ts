@@ -28,3 +28,16 @@ it('GET /workspace/health of a folder git cannot start in: no churn, not a 500',
   expect([response.status, body.repo], JSON.stringify(body)).toEqual([200, 'links']);
   expect(body.hotspots).toEqual([]); // no churn: nothing is hot
 });
+
+// Seed 1618617415, memory backend: `GET /workspace/file?path=/ws\inside-abs-2/` was counted as an escape — the answer
+// named `/ws\inside-abs-2/`, which reads as a sibling of the root `/ws`. It is the client's own path echoed back:
+// Intentic's calls take `\` as a separator, so the path is `/ws/inside-abs-2/`, inside. Fixed in the fuzzer's judge
+// (an echo of the sent path is not a path the daemon resolved); this pins that the daemon reads inside.
+it('GET /workspace/file with backslashes after the root: read inside the root, the path echoed as sent', async () => {
+  const fs = new MemoryFileSystem();
+  await fs.write('/ws/inside/f.txt', 'inside\n', { mkdirs: true });
+  await fs.write('/ws\\inside/f.txt', 'sibling\n', { mkdirs: true }).catch(() => {}); // a sibling folder whose name holds `\`
+  app = createWorkspaceApp({ fs, root: '/ws', auth: { token: 'test-token-0123456789' } });
+  const response = await app.fetch(request(`/workspace/file?path=${encodeURIComponent('/ws\\inside\\f.txt')}`));
+  expect(await response.json()).toMatchObject({ present: true, path: '/ws\\inside\\f.txt', content: 'inside\n' });
+});

@@ -162,7 +162,7 @@ async function send(session: TargetSession, row: PathRoute, call: Call, fuzzCase
     if (scanner.inBytes(bytes) || scanner.inText(text)) found('escape', `the answer holds the outside marker: ${clip(text)}`);
     const json = parseJson(text);
     judgeStatus(response.status, json, call.shape ?? row.shape, call.method === 'HEAD', text, found);
-    if (response.status < 400) namedOutside(json, target.root, found);
+    if (response.status < 400) namedOutside(json, target.root, fuzzCase.path, found);
     response.status < 400 ? counts.accepted++ : counts.refused++;
     return { status: response.status, json };
   }
@@ -180,7 +180,7 @@ async function send(session: TargetSession, row: PathRoute, call: Call, fuzzCase
   else if (!reply.ok) {
     const problem = refusalShapeProblem('ws', 400, reply);
     if (problem) found('shape', `${problem}: ${clip(text)}`);
-  } else namedOutside(reply.result, target.root, found);
+  } else namedOutside(reply.result, target.root, fuzzCase.path, found);
   if (reply.ok && call.awaitEvent) {
     try {
       const done = (await channel.event(call.awaitEvent.event, call.awaitEvent.id)) as { error?: string };
@@ -203,13 +203,17 @@ function judgeStatus(status: number, json: unknown, shape: RefusalShape, head: b
   if (problem) found('shape', `status ${status}, ${problem}: ${clip(text)}`);
 }
 
-/** A successful answer that names an absolute path outside the root (a real path it resolved to) is an escape. */
-function namedOutside(value: unknown, root: string, found: (kind: FindingKind, detail: string) => void): void {
+/**
+ * A successful answer that names an absolute path outside the root (a real path it resolved to) is an escape — unless
+ * it is the client's own path echoed back as sent: Intentic's calls answer with the path as given, and
+ * `/ws\inside/f.txt` (backslashes are separators there) resolves inside a root `/ws` while reading as a sibling.
+ */
+function namedOutside(value: unknown, root: string, sent: string, found: (kind: FindingKind, detail: string) => void): void {
   const walk = (node: unknown): void => {
     if (Array.isArray(node)) node.forEach(walk);
     else if (typeof node === 'object' && node !== null) {
       for (const [key, inner] of Object.entries(node)) {
-        if (['path', 'absolutePath', 'cwd', 'root'].includes(key) && typeof inner === 'string' && inner.startsWith('/') && !isInside(root, inner)) {
+        if (['path', 'absolutePath', 'cwd', 'root'].includes(key) && typeof inner === 'string' && inner.startsWith('/') && inner !== sent && !isInside(root, inner)) {
           found('escape', `the answer names ${key} ${clip(inner)} outside the root`);
         } else walk(inner);
       }
