@@ -9,6 +9,7 @@
  * UTF-8 only), cut at a random place and length out of one seeded block, so making them costs nothing.
  */
 import { createHash } from 'node:crypto';
+import { seededRandom } from '../../core/text/generators.ts';
 
 export const MARKER_PREFIX = 'QZMARK_';
 /**
@@ -19,16 +20,7 @@ const PAYLOAD_ALPHABET = 'abcdefghijklmnoprstuvwxy';
 const HEADER = /^WSKILL (\S+) v(\d+) (QZMARK_\S+) (\d+) ([0-9a-f]{64})\n/;
 
 /** Seeded PRNG (mulberry32): the same seed gives the same run, the kill points aside. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom };
 
 export interface Version {
   lineage: string;
