@@ -19,6 +19,16 @@ const INSTALL_TIMEOUT_MS = 10 * 60_000;
 
 const run = promisify(execFile);
 
+/** Runs `task` with a fresh temp folder, removed after whatever happens. */
+async function inOwnTemp<T>(task: (temp: string) => Promise<T>): Promise<T> {
+  const temp = await mkdtemp(join(tmpdir(), 'opencode-'));
+  try {
+    return await task(temp);
+  } finally {
+    await rm(temp, { recursive: true, force: true });
+  }
+}
+
 /** The folder holding the `opencode` executable, installing the pinned version first if it is not there. */
 export async function opencodeBinFolder(): Promise<string> {
   const bin = join(FOLDER, 'node_modules', '.bin');
@@ -26,10 +36,13 @@ export async function opencodeBinFolder(): Promise<string> {
   await rm(FOLDER, { recursive: true, force: true });
   await mkdir(FOLDER, { recursive: true });
   try {
-    await run(
-      'npm',
-      ['install', '--prefix', FOLDER, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', `opencode-ai@${OPENCODE_VERSION}`],
-      { timeout: INSTALL_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 },
+    // Its install script runs opencode too, which makes `$TMPDIR/opencode`: a temp folder of its own, removed after.
+    await inOwnTemp((temp) =>
+      run(
+        'npm',
+        ['install', '--prefix', FOLDER, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', `opencode-ai@${OPENCODE_VERSION}`],
+        { timeout: INSTALL_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, TMPDIR: temp } },
+      ),
     );
   } catch (error) {
     const { stderr } = error as { stderr?: string };
@@ -42,12 +55,9 @@ export async function opencodeBinFolder(): Promise<string> {
 
 async function versionOf(executable: string): Promise<string | undefined> {
   // Even `--version` makes `$TMPDIR/opencode`: a temp folder of its own, removed after.
-  const temp = await mkdtemp(join(tmpdir(), 'opencode-version-'));
   try {
-    return (await run(executable, ['--version'], { timeout: 60_000, env: { ...process.env, TMPDIR: temp } })).stdout.trim();
+    return await inOwnTemp(async (temp) => (await run(executable, ['--version'], { timeout: 60_000, env: { ...process.env, TMPDIR: temp } })).stdout.trim());
   } catch {
     return undefined;
-  } finally {
-    await rm(temp, { recursive: true, force: true });
   }
 }
