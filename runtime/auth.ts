@@ -8,6 +8,8 @@
  * the same ways; what each scope may call is the route table's to say (runtime/routes.ts).
  */
 import { verifyScopedToken, type ScopedGrant } from '../core/auth/scoped-token.ts';
+import { encodeBase64Url } from '../core/text/base64.ts';
+import { constantTimeEqual } from '../core/text/constant-time.ts';
 
 export type AuthConfig =
   | {
@@ -50,20 +52,7 @@ function presentedTokens(request: Request): string[] {
   return tokens;
 }
 
-/** Compares without an early exit, so timing does not reveal how much of a guess was right. */
-export function constantTimeEqual(a: string, b: string): boolean {
-  const encoder = new TextEncoder();
-  const left = encoder.encode(a);
-  const right = encoder.encode(b);
-  let diff = left.length ^ right.length;
-  for (let i = 0; i < right.length; i++) diff |= (left[i % Math.max(left.length, 1)] ?? 0) ^ right[i]!;
-  return diff === 0;
-}
-
 /** A 32-byte random token, base64url: what the server prints when none is configured. */
 export function generateToken(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return encodeBase64Url(crypto.getRandomValues(new Uint8Array(32)));
 }

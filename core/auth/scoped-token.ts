@@ -11,7 +11,8 @@
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { AGENT_ID_PATTERN } from '../agents/workspace-view.ts';
-import { decodeBase64, encodeBase64 } from '../text/base64.ts';
+import { decodeBase64, encodeBase64Url } from '../text/base64.ts';
+import { constantTimeEqual } from '../text/constant-time.ts';
 
 /** What a scoped token may do; the full token is no scope at all. */
 export type TokenScope = { readonly kind: 'read' } | { readonly kind: 'agent'; readonly agent: string };
@@ -51,8 +52,8 @@ export function mintScopedToken(fullToken: string, scope: TokenScope, ttlMs: num
     throw new RangeError(`a scoped token lives from 1 s to 365 days, not ${ttlMs} ms`);
   }
   if (fullToken.length === 0) throw new RangeError('a scoped token needs the full token to sign with');
-  const payload = toBase64Url(encoder.encode(JSON.stringify({ s: formatScope(scope), e: Math.ceil((now + ttlMs) / 1000) })));
-  return `${SCOPED_TOKEN_PREFIX}${payload}.${toBase64Url(mac(fullToken, payload))}`;
+  const payload = encodeBase64Url(encoder.encode(JSON.stringify({ s: formatScope(scope), e: Math.ceil((now + ttlMs) / 1000) })));
+  return `${SCOPED_TOKEN_PREFIX}${payload}.${encodeBase64Url(mac(fullToken, payload))}`;
 }
 
 /**
@@ -63,7 +64,7 @@ export function verifyScopedToken(token: string, fullTokens: readonly string[], 
   const match = TOKEN_SHAPE.exec(token);
   if (!match) return undefined;
   const [, payload, signature] = match as unknown as [string, string, string];
-  const genuine = fullTokens.some((full) => full.length > 0 && sameBytes(toBase64Url(mac(full, payload)), signature));
+  const genuine = fullTokens.some((full) => full.length > 0 && constantTimeEqual(encodeBase64Url(mac(full, payload)), signature));
   if (!genuine) return undefined;
   const claims = readClaims(payload);
   if (!claims || claims.expiresAt <= now) return undefined;
@@ -94,16 +95,4 @@ function mac(fullToken: string, payload: string): Uint8Array {
     keys.set(fullToken, key);
   }
   return hmac(sha256, key, encoder.encode(payload));
-}
-
-/** No early exit: timing does not tell how much of a forged MAC was right. */
-function sameBytes(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
-}
-
-function toBase64Url(bytes: Uint8Array): string {
-  return encodeBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }

@@ -10,7 +10,7 @@
  * daemon answers 401 and the client mints a new one). Edge-clean: crypto.subtle only; its `verify` compares
  * signatures in constant time.
  */
-import { encodeBase64 } from '../text/base64.ts';
+import { encodeBase64Url } from '../text/base64.ts';
 
 /** The file a ticket is bound to: the real path its view resolved, and that view's agent (none: shared). */
 export interface TicketSubject {
@@ -68,7 +68,7 @@ export function createMediaTickets(options: MediaTicketOptions): MediaTickets {
     async mint(subject) {
       const expiresAt = Math.floor(now()) + ttlMs;
       const signature = new Uint8Array(await crypto.subtle.sign('HMAC', await key(), signedBytes(expiresAt, subject)));
-      return { ticket: `${expiresAt}.${toBase64Url(signature)}`, expiresAt };
+      return { ticket: `${expiresAt}.${encodeBase64Url(signature)}`, expiresAt };
     },
     async verify(ticket, subject) {
       const match = TICKET_SHAPE.exec(ticket);
@@ -93,13 +93,10 @@ function signedBytes(expiresAt: number, subject: TicketSubject): Uint8Array<Arra
   return encoder.encode(JSON.stringify([DOMAIN, expiresAt, subject.agent ?? null, subject.file]));
 }
 
-function toBase64Url(bytes: Uint8Array): string {
-  return encodeBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
 
 /** Undefined unless `text` is the canonical encoding of its bytes (43 characters carry 258 bits: 2 must be 0). */
 function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | undefined {
   const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (text.length % 4)) % 4));
   const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
-  return toBase64Url(bytes) === text ? bytes : undefined;
+  return encodeBase64Url(bytes) === text ? bytes : undefined;
 }

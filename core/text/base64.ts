@@ -23,6 +23,11 @@ export function encodeBase64(bytes: Uint8Array): string {
   return encodeBase64WithBtoa(bytes);
 }
 
+/** base64url without padding (RFC 4648 §5): tokens, MACs and cursors that travel in URLs and headers. */
+export function encodeBase64Url(bytes: Uint8Array): string {
+  return encodeBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
 /** The Web-API encoder every runtime without Buffer uses (exported for its tests on Node). */
 export function encodeBase64WithBtoa(bytes: Uint8Array): string {
   let binary = '';

@@ -1,3 +1,5 @@
+import { encodeBase64Url } from '../../core/text/base64.ts';
+
 /**
  * Per-workspace tokens (docs/architecture.md#cloudflare-workers): with `WORKSPACE_TOKEN_SECRET` set, a gateway can
  * hand one user the token of one workspace, `base64url(HMAC-SHA256(secret, id))`, which opens that workspace and no
@@ -6,8 +8,5 @@
 export async function workspaceToken(secret: string, id: string): Promise<string> {
   const encoder = new TextEncoder();
   const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(id)));
-  let binary = '';
-  for (const byte of mac) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return encodeBase64Url(new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(id))));
 }

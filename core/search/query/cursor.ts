@@ -7,7 +7,8 @@
  */
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { encodeBase64 } from '../../text/base64.ts';
+import { encodeBase64Url } from '../../text/base64.ts';
+import { constantTimeEqual } from '../../text/constant-time.ts';
 
 const DOMAIN = 'workspace-api/search-cursor/v1\n';
 const MAC_BYTES = 16;
@@ -23,7 +24,7 @@ export interface CursorCodec {
 export function createCursorCodec(key: Uint8Array = crypto.getRandomValues(new Uint8Array(32))): CursorCodec {
   const encoder = new TextEncoder();
   const mac = (identity: string, offset: number) =>
-    toBase64Url(hmac(sha256, key, encoder.encode(`${DOMAIN}${offset}\n${identity}`)).subarray(0, MAC_BYTES));
+    encodeBase64Url(hmac(sha256, key, encoder.encode(`${DOMAIN}${offset}\n${identity}`)).subarray(0, MAC_BYTES));
   return {
     issue: (identity, offset) => `${offset}.${mac(identity, offset)}`,
     open(cursor, identity) {
@@ -33,15 +34,4 @@ export function createCursorCodec(key: Uint8Array = crypto.getRandomValues(new U
       return constantTimeEqual(match[2]!, mac(identity, offset)) ? offset : undefined;
     },
   };
-}
-
-function toBase64Url(bytes: Uint8Array): string {
-  return encodeBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-function constantTimeEqual(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
 }
