@@ -11,7 +11,9 @@ import { sharedContext } from './app/shared-context.ts';
 import { startWatching } from './app/watching.ts';
 import { defaultLimits, type Limits, type WorkspaceContext } from './context.ts';
 import { preflight, withCorsHeaders, type OriginPolicy } from './cors.ts';
-import { withFetchBoundary } from './errors/fetch-boundary.ts';
+import { renderForPath, withFetchBoundary } from './errors/fetch-boundary.ts';
+import { AdmissionGate, type Refusal } from './http/admission-gate.ts';
+import { WorkspaceError } from '../core/errors/workspace-error.ts';
 import { jsonResponse } from './errors/render.ts';
 import { createRouter } from './routes.ts';
 import { requestScopedSearch } from './search/request-scoped-search.ts';
@@ -47,6 +49,7 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
   if (options.watcher) gitState = startWatching(options.watcher, files, changes, () => search.walkingQueries.turn());
   const mediaTickets = createMediaTickets({ ttlMs: limits.mediaTicketTtlMs, key: options.mediaTicketKey });
   const chat = buildChat(options, limits);
+  const admission = new AdmissionGate({ maxActive: limits.maxActiveRequests, maxQueued: limits.maxQueuedRequests, maxWaitMs: limits.requestQueueMs });
 
   const contexts = sharedContext(options, {
     limits,
@@ -83,15 +86,34 @@ export function createWorkspaceApp(options: WorkspaceAppOptions): WorkspaceApp {
     // Anything thrown outside a route's guard is answered in the dialect of its path, never a stack trace.
     fetch: withFetchBoundary(basePath, async (request: Request, env: RequestEnv = {}) => {
       if (request.method === 'OPTIONS') return preflight(request, policy);
-      // A foreign page's writes and upgrades are refused by each route's guard, in its dialect (./dialect.ts).
-      const isUpgrade = request.headers.get('upgrade')?.toLowerCase() === 'websocket';
-      const base = contexts.contextFor(files.knownRoot() ?? (await files.rootPath()));
-      const ctx = isUpgrade && env.upgrade ? { ...base, upgrade: env.upgrade } : base;
-      if (search.perRequest) return withCorsHeaders(await routeWithOwnSearch(request, ctx), request, policy);
-      // Outside `basePath` no route matches at all (the catch-all lives under the base too).
-      return withCorsHeaders((await router.fetch(request, ctx)) ?? notFound(), request, policy);
+      return admission.run(
+        () => answer(request, env),
+        (why) => withCorsHeaders(busy(basePath, request, why, limits), request, policy),
+      );
     }),
   };
+
+  /** The request answered by its route (or 404), once the admission gate has given it a turn. */
+  async function answer(request: Request, env: RequestEnv): Promise<Response> {
+    // A foreign page's writes and upgrades are refused by each route's guard, in its dialect (./dialect.ts).
+    const isUpgrade = request.headers.get('upgrade')?.toLowerCase() === 'websocket';
+    const base = contexts.contextFor(files.knownRoot() ?? (await files.rootPath()));
+    const ctx = isUpgrade && env.upgrade ? { ...base, upgrade: env.upgrade } : base;
+    if (search.perRequest) return withCorsHeaders(await routeWithOwnSearch(request, ctx), request, policy);
+    // Outside `basePath` no route matches at all (the catch-all lives under the base too).
+    return withCorsHeaders((await router.fetch(request, ctx)) ?? notFound(), request, policy);
+  }
+}
+
+/** A request the daemon had no turn for (./http/admission-gate.ts): 429 in its dialect, with when to retry. */
+function busy(basePath: string, request: Request, why: Refusal, limits: Limits): Response {
+  const message =
+    why === 'queue-full'
+      ? `the daemon is busy: ${limits.maxQueuedRequests} requests are already waiting; retry shortly`
+      : `the daemon is busy: no turn within ${limits.requestQueueMs / 1000} s; retry shortly`;
+  const response = renderForPath(basePath, request, new WorkspaceError('too-many', message));
+  response.headers.set('retry-after', '1');
+  return response;
 }
 
 function notFound(): Response {

@@ -85,6 +85,13 @@ export interface Limits {
   chatKillGraceMs: number;
   chatProbeTimeoutMs: number;
   chatModelsTimeoutMs: number;
+  /**
+   * Requests worked on at once; the rest wait their turn in arrival order, at most `maxQueuedRequests` of them and
+   * each at most `requestQueueMs`, else 429 with Retry-After (runtime/http/admission-gate.ts).
+   */
+  maxActiveRequests: number;
+  maxQueuedRequests: number;
+  requestQueueMs: number;
 }
 
 export const defaultLimits: Limits = {
@@ -122,6 +129,9 @@ export const defaultLimits: Limits = {
   chatKillGraceMs: 2000,
   chatProbeTimeoutMs: 10_000,
   chatModelsTimeoutMs: 15_000,
+  maxActiveRequests: 128,
+  maxQueuedRequests: 4096,
+  requestQueueMs: 5000,
 };
 
 /** What the runtime hands to every handler: storage, the root, limits and the optional Node-only adapters. */

@@ -12,6 +12,7 @@
  * Config through the environment:
  *   BENCH_ROOT    workspace root          BENCH_TOKEN  auth token
  *   BENCH_LIMITS  optional JSON object of limits (e.g. '{"maxTerminals":256}', as the CLI's --max-terminals)
+ *   BENCH_ACCEPTORS  optional handles accepting connections (startNodeServer's `acceptors`, as the CLI's --acceptors)
  *   BENCH_HEARTBEAT_MS  optional WebSocket ping period (startNodeServer's `heartbeatMs`; default 30 s)
  */
 import { startNodeServer } from '../../dist/build/runtime/node/server.js';
@@ -21,6 +22,7 @@ const token = process.env.BENCH_TOKEN;
 if (!root || !token) throw new Error('BENCH_ROOT and BENCH_TOKEN are required');
 if (!process.send) throw new Error('start this server with an IPC channel (stdio "ipc")');
 const limits = process.env.BENCH_LIMITS ? JSON.parse(process.env.BENCH_LIMITS) : undefined;
+const acceptors = process.env.BENCH_ACCEPTORS ? Number(process.env.BENCH_ACCEPTORS) : undefined;
 const heartbeatMs = process.env.BENCH_HEARTBEAT_MS ? Number(process.env.BENCH_HEARTBEAT_MS) : undefined;
 
 const server = await startNodeServer({
@@ -30,6 +32,7 @@ const server = await startNodeServer({
   port: 0,
   ...(limits ? { limits } : {}),
   ...(heartbeatMs ? { heartbeatMs } : {}),
+  ...(acceptors ? { acceptors } : {}),
 });
 // As ours.ts: the figures describe the steady state after the OS watcher's start-up crawl.
 const watchReady = server.changes.subscribe();

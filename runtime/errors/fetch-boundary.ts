@@ -4,7 +4,7 @@
  * a handler module that fails to load) is a bug, answered 500 `internal error` in the shape of the dialect the
  * path belongs to and logged once, so no host server's default error page (a stack trace) ever answers.
  */
-import { toWorkspaceError } from '../../core/errors/workspace-error.ts';
+import { toWorkspaceError, type WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { dialectOfPath } from '../dialect.ts';
 import { jsonResponse, renderError } from './render.ts';
 import { logUnexpectedError, requestLabel } from './unexpected-error.ts';
@@ -19,9 +19,14 @@ export function withFetchBoundary<E>(basePath: string, fetch: Fetch<E>): Fetch<E
     } catch (error) {
       const rendered = toWorkspaceError(error);
       if (rendered.code === 'internal') logUnexpectedError(requestLabel(request), error);
-      const pathname = new URL(request.url).pathname;
-      const inBase = basePath !== '' && pathname.startsWith(`${basePath}/`) ? pathname.slice(basePath.length) : pathname;
-      return renderError(dialectOfPath(inBase), rendered);
+      return renderForPath(basePath, request, rendered);
     }
   };
+}
+
+/** `error` in the shape of the dialect `request`'s path (inside `basePath`) belongs to. */
+export function renderForPath(basePath: string, request: Request, error: WorkspaceError): Response {
+  const pathname = new URL(request.url).pathname;
+  const inBase = basePath !== '' && pathname.startsWith(`${basePath}/`) ? pathname.slice(basePath.length) : pathname;
+  return renderError(dialectOfPath(inBase), error);
 }

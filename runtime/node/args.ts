@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { generateToken, type AuthConfig } from '../auth.ts';
 import { defaultLimits } from '../context.ts';
 import { isLoopbackHost } from '../hosts.ts';
+import { DEFAULT_ACCEPTORS, MAX_ACCEPTORS } from './extra-acceptors.ts';
 
 export const USAGE = `Usage: workspace-api [options]
        workspace-api token --scope read|agent:ID [--ttl DURATION]   (a scoped token; see token --help)
@@ -51,6 +52,8 @@ Options:
   --preview-url PATTERN an app's previewUrl while its dev server runs (default: http://<request host>:<port>/);
                         {repo} {app} {panel} (= <repo>--<app>) {port} are filled in, e.g.
                         https://preview-{panel}-abc.example.dev
+  --acceptors N         handles taking new connections on the listening socket (default: 32, at most 64): each
+                        takes one per event-loop turn, so a busy daemon still admits a burst of clients quickly
   --no-panel            serve no web panel at / and no API reference at /docs (the API only)
   -h, --help            show this help
 `;
@@ -97,6 +100,8 @@ export interface CliConfig {
   maxChats: number;
   chatTimeoutMs: number;
   chatModelsUrls: { opencode?: string; kilo?: string };
+  /** Handles accepting connections on the listening socket (`--acceptors`): runtime/node/extra-acceptors.ts. */
+  acceptors: number;
 }
 
 export type CliCommand = { help: true } | { help: false; config: CliConfig };
@@ -197,6 +202,7 @@ const flagsSchema = z.object({
   'embeddings-model': z.string().min(1, 'must not be empty').default(DEFAULT_EMBEDDINGS_MODEL),
   'preview-url': z.string().min(1, 'must not be empty').optional(),
   'max-chats': wholeNumberFlag('chats', MAX_CHATS, 'each is an agent CLI process tree').default(defaultLimits.maxChats),
+  acceptors: wholeNumberFlag('handles', MAX_ACCEPTORS, 'each is a descriptor woken by every connection').default(DEFAULT_ACCEPTORS),
   'chat-timeout': wholeNumberFlag('seconds', MAX_CHAT_TIMEOUT_SECONDS, '1 day').default(defaultLimits.chatTimeoutMs / 1000),
   'chat-models-url': z.array(chatModelsUrlSchema).default([]),
   'no-panel': z.boolean().default(false),
@@ -243,6 +249,7 @@ export async function parseCliArgs(
         'chat-timeout': { type: 'string' },
         'chat-models-url': { type: 'string', multiple: true },
         'no-panel': { type: 'boolean' },
+        acceptors: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -313,6 +320,7 @@ export async function parseCliArgs(
       maxChats: flags['max-chats'],
       chatTimeoutMs: flags['chat-timeout'] * 1000,
       chatModelsUrls: Object.fromEntries(flags['chat-models-url']),
+      acceptors: flags.acceptors,
       ...(flags['preview-url'] === undefined ? {} : { previewUrl: flags['preview-url'] }),
       ...(flags['embeddings-url'] === undefined
         ? {}

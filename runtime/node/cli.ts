@@ -33,6 +33,7 @@ async function main(argv: string[]): Promise<void> {
       auth: config.auth,
       host: config.host,
       port: config.port,
+      acceptors: config.acceptors,
       unrestricted: config.unrestricted,
       watch: config.watch,
       allowedOrigins: config.allowedOrigins,

@@ -7,6 +7,7 @@ import type { PanelAssets } from '../panel/panel-assets.ts';
 import { NodeFileSystem } from '../../adapters/fs/node-file-system.ts';
 import type { SweepResult } from '../../adapters/fs/leftover-sweep.ts';
 import { setResponseImplementation } from '../http/response.ts';
+import { addExtraAcceptors, DEFAULT_ACCEPTORS, MAX_ACCEPTORS } from './extra-acceptors.ts';
 import { idleCollector } from './idle-collector.ts';
 import { NodeResponse } from './node-response.ts';
 import { formatHost } from './node-websockets.ts';
@@ -27,6 +28,11 @@ export interface NodeServerOptions extends Omit<NodeWorkspaceAppOptions, 'boundH
    * storage is the local disk): docs/architecture.md#atomic-and-serialised-writes.
    */
   sweepLeftovers?: boolean;
+  /**
+   * Handles accepting connections on the listening socket (default 32, as the CLI's `--acceptors`). Each takes one
+   * connection per event-loop turn: more keep a busy daemon admitting a burst quickly (./extra-acceptors.ts).
+   */
+  acceptors?: number;
 }
 
 export interface NodeServer {
@@ -44,6 +50,8 @@ export interface NodeServer {
   readonly search: SearchEngine;
   /** The start-up sweep of killed writers' leftovers: settles when it has ended; undefined when none runs. */
   readonly leftoverSweep: Promise<SweepResult | undefined>;
+  /** Handles accepting connections: `acceptors`, or fewer when the extra ones could not be made (logged). */
+  readonly acceptors: number;
   /** Closes WebSockets (1001), kills every terminal, stops listening and ends open connections. */
   close(): Promise<void>;
 }
@@ -58,7 +66,10 @@ const IDLE_COLLECT_AFTER_MS = 15_000;
  * the same port. Binds, says nothing (the CLI prints), and closes everything it started.
  */
 export async function startNodeServer(options: NodeServerOptions): Promise<NodeServer> {
-  const { host = '127.0.0.1', port = 8787, panel, sweepLeftovers = true, ...appOptions } = options;
+  const { host = '127.0.0.1', port = 8787, panel, sweepLeftovers = true, acceptors = DEFAULT_ACCEPTORS, ...appOptions } = options;
+  if (!Number.isInteger(acceptors) || acceptors < 1 || acceptors > MAX_ACCEPTORS) {
+    throw new RangeError(`acceptors: must be a whole number from 1 to ${MAX_ACCEPTORS}, not ${acceptors}`);
+  }
   setResponseImplementation(NodeResponse); // runtime/http/response.ts and ./node-response.ts say why
   const app = createNodeWorkspaceApp({ ...appOptions, panel: panel ?? false, boundHost: host });
   const idle = idleCollector(IDLE_COLLECT_AFTER_MS);
@@ -79,12 +90,15 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     throw error;
   }
   const boundPort = (server.address() as AddressInfo).port;
+  const extraAcceptors = addExtraAcceptors(server, acceptors - 1, LISTEN_BACKLOG, { log: appOptions.searchOptions?.log });
+  const extraHandles = await extraAcceptors.ready; // ~50 ms; after it no helper process is left
   const onDisk = appOptions.fs === undefined || appOptions.fs instanceof NodeFileSystem;
   const leftoverSweep = sweepLeftovers && onDisk ? startLeftoverSweep(appOptions.root, appOptions.searchOptions?.log) : Promise.resolve(undefined);
 
   async function shutdown(): Promise<void> {
     idle.stop();
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+    await extraAcceptors.close(); // the socket stays open while any handle on it does
     server.closeIdleConnections();
     await app.close();
     const cutOff = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
@@ -101,6 +115,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     terminals: app.terminals,
     search: app.search,
     leftoverSweep,
+    acceptors: 1 + extraHandles,
     close: () => (closing ??= shutdown()),
   };
 }

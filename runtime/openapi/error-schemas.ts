@@ -87,7 +87,7 @@ export const errorDescriptions: Readonly<Record<number, string>> = {
   415: 'not UTF-8 text',
   416: 'a byte range past the end of the file',
   426: 'needs a WebSocket upgrade',
-  429: 'too many at once (terminals)',
+  429: 'too many at once: the daemon is busy (any route; Retry-After says when to retry), or a cap such as terminals',
   500: 'internal error (a bug; logged, nothing of it answered)',
   501: 'not available on this runtime (its adapter is absent)',
 };

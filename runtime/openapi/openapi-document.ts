@@ -10,6 +10,8 @@ export { API_VERSION };
 
 /** The statuses every guarded route can answer (bad input, token, containment or origin, missing, a bug). */
 const GUARDED_ERRORS = [400, 401, 403, 404, 500];
+/** …and every route, guarded or not: no turn for it while the daemon is busy (docs/architecture.md#admission). */
+const EVERY_ROUTE_ERRORS = [429];
 
 /** The key route-docs.ts uses for a route-table row: `GET /terminals/{name}` for itty's `/terminals/:name`. */
 export function routeKey(method: RouteMethod, path: string): string {
@@ -119,7 +121,7 @@ function responseObject(response: ResponseDoc, shared: Record<string, JsonSchema
 }
 
 function errorStatuses(row: RouteRow, doc: RouteDoc): number[] {
-  const base = row.access === 'public' ? [] : GUARDED_ERRORS;
+  const base = row.access === 'public' ? EVERY_ROUTE_ERRORS : [...GUARDED_ERRORS, ...EVERY_ROUTE_ERRORS];
   return [...new Set([...base, ...(doc.errors ?? [])])].sort((a, b) => a - b);
 }
 

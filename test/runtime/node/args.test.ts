@@ -44,6 +44,7 @@ describe('parseCliArgs', () => {
     expect(parsed.chatTimeoutMs).toBe(30 * 60 * 1000);
     expect(parsed.chatModelsUrls).toEqual({});
     expect(parsed.panel).toBe(true);
+    expect(parsed.acceptors).toBe(32);
     expect(parsed.auth).toEqual({ token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
   });
 
@@ -55,7 +56,7 @@ describe('parseCliArgs', () => {
       '--max-terminals', '8', '--terminal-buffer', '65536', '--terminal-reap', '60',
       '--index-dir', '/var/cache/wsapi-index', '--embeddings-url', 'http://127.0.0.1:11434', '--embeddings-model', 'bge-m3',
       '--max-chats', '4', '--chat-timeout', '600', '--chat-models-url', 'opencode=http://127.0.0.1:9/or', '--chat-models-url', 'kilo=https://kilo.example',
-      '--no-panel',
+      '--no-panel', '--acceptors', '2',
     ], { WORKSPACE_EMBEDDINGS_KEY: 'sk-local' });
     expect(parsed).toEqual({
       root: dir, host: 'localhost', port: 0, auth: { token: 'tok' }, tokenSource: 'flag', unrestricted: true, watch: false,
@@ -64,7 +65,16 @@ describe('parseCliArgs', () => {
       indexDir: '/var/cache/wsapi-index', noIndex: false, panel: false,
       embeddings: { url: 'http://127.0.0.1:11434', model: 'bge-m3', apiKey: 'sk-local' },
       maxChats: 4, chatTimeoutMs: 600_000, chatModelsUrls: { opencode: 'http://127.0.0.1:9/or', kilo: 'https://kilo.example' },
+      acceptors: 2,
     });
+  });
+
+  it('--acceptors takes 1 to 64 handles', async () => {
+    expect((await config(['--acceptors', '1'])).acceptors).toBe(1);
+    expect((await config(['--acceptors', '64'])).acceptors).toBe(64);
+    expect(await usageError(['--acceptors', '0'])).toBe('--acceptors: must be at least 1 handle');
+    expect(await usageError(['--acceptors', '65'])).toBe('--acceptors: must be at most 64 handles (each is a descriptor woken by every connection)');
+    expect(await usageError(['--acceptors', 'many'])).toBe('--acceptors: must be a whole number of handles');
   });
 
   it('--max-chats, --chat-timeout and --chat-models-url', async () => {
