@@ -1,7 +1,6 @@
 import { defineConfig } from 'vitest/config';
-
-/** The test files that share worker processes (see `projects` below). */
-const SHARED = ['test/core/**/*.test.ts', 'test/adapters/**/*.test.ts'];
+import SlowFirstSequencer from './test/support/slow-first-sequencer.ts';
+import { ISOLATED_EXCEPTIONS, SHARED_TESTS } from './test/support/test-projects.ts';
 
 export default defineConfig({
   test: {
@@ -20,15 +19,20 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 3,
     reporters: ['default', './test/support/summary-reporter.ts'],
-    // Two kinds of file. The core's and the adapters' tests start no server, terminal host or browser and set no
-    // process-wide state, so they share worker processes (`isolate: false`): each worker loads the modules they
-    // import once instead of once per file — import time was the larger part of their run. Everything else runs
-    // each file in a fresh process: a Node server switches the process's Response implementation
-    // (runtime/node/server.ts), and daemons, terminals and browsers are easier to reason about one file at a time.
-    // The leak check and the per-file HOME and TMPDIR hold in both (setup files run before every file either way).
+    // The longest files first, also on a fresh clone without vitest's cache (./test/support/slow-first-sequencer.ts).
+    sequence: { sequencer: SlowFirstSequencer },
+    // Two kinds of file. Most files (the core's, the adapters', the handlers', the runtime's, the clients' and the
+    // hardening runs') mock nothing and leave no process-wide state changed, so they share worker processes
+    // (`isolate: false`): each worker loads the modules they import once instead of once per file — import time was
+    // the larger part of their run. The panel's, the package's, the other runtimes' and a few named exceptions run
+    // each file in a fresh process (test/support/test-projects.ts has the lists and the rule; a check holds the
+    // shared files to it). The leak check and the per-file HOME and TMPDIR hold in both (setup files run before
+    // every file either way).
     projects: [
-      { extends: true, test: { name: 'shared', include: SHARED, isolate: false } },
-      { extends: true, test: { name: 'isolated', include: ['test/**/*.test.ts'], exclude: SHARED } },
+      { extends: true, test: { name: 'shared', include: SHARED_TESTS, exclude: ISOLATED_EXCEPTIONS, isolate: false } },
+      { extends: true, test: { name: 'isolated', include: ['test/**/*.test.ts'], exclude: SHARED_TESTS } },
+      // The shared folders' exceptions: a process each, as 'isolated'.
+      { extends: true, test: { name: 'isolated-exceptions', include: ISOLATED_EXCEPTIONS } },
     ],
   },
 });

@@ -5,12 +5,15 @@
  * @whatwg-node/fetch Response it is built around hands string and byte bodies straight to the socket
  * (measured here: 10k vs 35k trivial responses per second). runtime/node/server.ts installs that one.
  */
-type ResponseConstructor = new (body?: BodyInit | null, init?: ResponseInit) => Response;
+export type ResponseConstructor = new (body?: BodyInit | null, init?: ResponseInit) => Response;
 
 let ResponseImplementation: ResponseConstructor = globalThis.Response;
 
-export function setResponseImplementation(implementation: ResponseConstructor): void {
+/** Installs `implementation`; returns the one it replaces (so a runtime that is done can put it back). */
+export function setResponseImplementation(implementation: ResponseConstructor): ResponseConstructor {
+  const previous = ResponseImplementation;
   ResponseImplementation = implementation;
+  return previous;
 }
 
 export function createResponse(body?: BodyInit | null, init?: ResponseInit): Response {

@@ -1,12 +1,12 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { ChangeFeed } from '../../core/changes/change-feed.ts';
 import type { TerminalManager } from '../../core/terminals/terminal-manager.ts';
 import type { SearchEngine } from '../../core/search/search-engine.ts';
 import type { PanelAssets } from '../panel/panel-assets.ts';
 import { NodeFileSystem } from '../../adapters/fs/node-file-system.ts';
 import type { SweepResult } from '../../adapters/fs/leftover-sweep.ts';
-import { setResponseImplementation } from '../http/response.ts';
+import { setResponseImplementation, type ResponseConstructor } from '../http/response.ts';
 import { addExtraAcceptors, DEFAULT_ACCEPTORS, MAX_ACCEPTORS } from './extra-acceptors.ts';
 import { idleCollector } from './idle-collector.ts';
 import { NodeResponse } from './node-response.ts';
@@ -70,7 +70,6 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
   if (!Number.isInteger(acceptors) || acceptors < 1 || acceptors > MAX_ACCEPTORS) {
     throw new RangeError(`acceptors: must be a whole number from 1 to ${MAX_ACCEPTORS}, not ${acceptors}`);
   }
-  setResponseImplementation(NodeResponse); // runtime/http/response.ts and ./node-response.ts say why
   const app = createNodeWorkspaceApp({ ...appOptions, panel: panel ?? false, boundHost: host });
   const idle = idleCollector(IDLE_COLLECT_AFTER_MS);
   const server = createServer((req, res) => {
@@ -81,12 +80,15 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
   });
   let closing: Promise<void> | undefined;
   server.on('upgrade', app.handleUpgrade);
+  const connections = openConnections(server);
 
+  useNodeResponse(); // runtime/http/response.ts and ./node-response.ts say why
   try {
     await listen(server, port, host);
   } catch (error) {
     idle.stop();
     await app.close(); // the watcher, if it started, must not outlive a server that never listened
+    releaseNodeResponse();
     throw error;
   }
   const boundPort = (server.address() as AddressInfo).port;
@@ -102,8 +104,10 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     server.closeIdleConnections();
     await app.close();
     const cutOff = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
-    await stopped;
+    // Both: the server's own close waits only for the connections its own handle accepted, not the extra ones'.
+    await Promise.all([stopped, connections.ended()]);
     clearTimeout(cutOff);
+    releaseNodeResponse();
   }
 
   return {
@@ -118,6 +122,41 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     acceptors: 1 + extraHandles,
     close: () => (closing ??= shutdown()),
   };
+}
+
+/**
+ * Every connection the server serves, whichever handle accepted it, until it closes: shutdown waits for them all
+ * (a keep-alive or streaming connection left open would go on reaching the closed app).
+ */
+function openConnections(server: Server): { ended(): Promise<void> } {
+  const open = new Set<Socket>();
+  let allEnded: (() => void) | undefined;
+  server.on('connection', (socket: Socket) => {
+    open.add(socket);
+    socket.once('close', () => {
+      open.delete(socket);
+      if (open.size === 0) allEnded?.();
+    });
+  });
+  return {
+    ended: () => (open.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => (allEnded = resolve))),
+  };
+}
+
+/**
+ * The Node Response is the process's while a Node server runs, and the one before it comes back when the last
+ * closes: an app in the same process afterwards (a test file after another, a host that stopped the daemon) builds
+ * the Responses it built before.
+ */
+let runningServers = 0;
+let responseBefore: ResponseConstructor | undefined;
+
+function useNodeResponse(): void {
+  if (runningServers++ === 0) responseBefore = setResponseImplementation(NodeResponse);
+}
+
+function releaseNodeResponse(): void {
+  if (--runningServers === 0 && responseBefore !== undefined) setResponseImplementation(responseBefore);
 }
 
 /**

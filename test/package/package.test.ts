@@ -204,7 +204,7 @@ describe('the npm package', () => {
       (error: { stdout: string }) => ({ stdout: error.stdout || 'tsc failed' }),
     );
     expect(tsc.stdout).toBe('');
-  });
+  }, 60_000); // a whole tsc run over the package's declarations: ~10 s alone, past 20 s beside the rest of the suite
 
   it('bundles the Workers entry for workerd with esbuild, and workerd serves the bundle', async () => {
     // Miniflare runs scripts from under its working folder: the bundle goes beside this project's other test bundles.
