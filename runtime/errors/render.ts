@@ -60,20 +60,26 @@ function workspaceFilesCode(error: WorkspaceError): string {
 
 /** Renders an error in a dialect's own shape, with the error's status. */
 export function renderError(dialect: Dialect, error: WorkspaceError): Response {
-  const extra = error.status === 416 && typeof error.details.size === 'number'
+  const { status, body, headers } = errorPayload(dialect, error);
+  return jsonResponse(body, status, headers);
+}
+
+/** What renderError sends, before it is a Response: the status, the JSON body and any extra header. */
+export function errorPayload(dialect: Dialect, error: WorkspaceError): { status: number; body: unknown; headers?: Record<string, string> } {
+  const headers = error.status === 416 && typeof error.details.size === 'number'
     ? { 'content-range': `bytes */${error.details.size}` }
     : undefined;
   switch (dialect) {
     case 'ori':
-      return jsonResponse({ error: error.message }, error.status, extra);
+      return { status: error.status, body: { error: error.message }, ...(headers ? { headers } : {}) };
     case 'intentic-bytes':
-      return jsonResponse({ error: error.message }, intenticStatus(error), extra);
+      return { status: intenticStatus(error), body: { error: error.message }, ...(headers ? { headers } : {}) };
     case 'intentic':
-      return jsonResponse(orpcErrorBody(error), intenticStatus(error));
+      return { status: intenticStatus(error), body: orpcErrorBody(error) };
     case 'workspace-files':
-      return jsonResponse(
-        { error: { code: workspaceFilesCode(error), message: error.message, details: error.details } },
-        error.status,
-      );
+      return {
+        status: error.status,
+        body: { error: { code: workspaceFilesCode(error), message: error.message, details: error.details } },
+      };
   }
 }

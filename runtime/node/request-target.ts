@@ -10,13 +10,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 /** Why this request cannot be served, or undefined when its target is a path and its Host makes a URL with it. */
 export function badRequestTarget(req: IncomingMessage, fallbackHost: string): string | undefined {
   const target = req.url ?? '';
+  // node:http would refuse it itself, with no body (the server turns that check off: ./server.ts).
+  if (req.httpVersion === '1.1' && req.headers.host === undefined) return 'an HTTP/1.1 request needs a Host header';
   if (target === '*') return 'the request target * is not served: ask about a path, e.g. OPTIONS /api/files';
   if (!target.startsWith('/')) return 'the request target must be a path (e.g. /api/files), not an absolute URL';
   if (!URL.canParse(`http://${req.headers.host ?? fallbackHost}${target}`)) return 'malformed Host header or request target';
   return undefined;
 }
 
-const refusalHeaders = (body: string) => ({
+/** The headers of a JSON refusal after which the connection closes. */
+export const refusalHeaders = (body: string) => ({
   'content-type': 'application/json; charset=utf-8',
   'content-length': String(Buffer.byteLength(body)),
   connection: 'close',

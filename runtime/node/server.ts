@@ -7,6 +7,7 @@ import type { PanelAssets } from '../panel/panel-assets.ts';
 import { NodeFileSystem } from '../../adapters/fs/node-file-system.ts';
 import type { SweepResult } from '../../adapters/fs/leftover-sweep.ts';
 import { setResponseImplementation, type ResponseConstructor } from '../http/response.ts';
+import { answerNodeRefusals } from './node-refusals.ts';
 import { addExtraAcceptors, DEFAULT_ACCEPTORS, MAX_ACCEPTORS } from './extra-acceptors.ts';
 import { idleCollector } from './idle-collector.ts';
 import { NodeResponse } from './node-response.ts';
@@ -72,7 +73,8 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
   }
   const app = createNodeWorkspaceApp({ ...appOptions, panel: panel ?? false, boundHost: host });
   const idle = idleCollector(IDLE_COLLECT_AFTER_MS);
-  const server = createServer((req, res) => {
+  // requireHostHeader off: ./request-target.ts refuses a missing Host itself, in JSON like every refusal.
+  const server = createServer({ requireHostHeader: false }, (req, res) => {
     const refusal = badRequestTarget(req, `${formatHost(host)}:${boundPort}`);
     if (refusal !== undefined) return refuseRequest(res, refusal);
     idle.touch();
@@ -80,6 +82,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
   });
   let closing: Promise<void> | undefined;
   server.on('upgrade', app.handleUpgrade);
+  answerNodeRefusals(server, appOptions.basePath);
   const connections = openConnections(server);
 
   useNodeResponse(); // runtime/http/response.ts and ./node-response.ts say why

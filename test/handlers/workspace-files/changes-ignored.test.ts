@@ -59,12 +59,17 @@ describe('GET /workspace-files/changes leaves out what tooling ignores (real ser
   });
 
   const versionOf = async (path: string) => (await new NodeFileSystem().lstat(path)).version;
-  /** Frames before the tracked file's, which must be none; then the stream stays quiet. */
+  /**
+   * The tracked file's frame with its final version, and before it none of any other path; then the stream stays
+   * quiet. (A shell's `echo t > file` truncates, then writes: the watcher may report the empty file first.)
+   */
   async function expectOnly(path: string): Promise<void> {
+    const version = await versionOf(path);
     const before: FeedFrame[] = [];
-    const frame = await events.until(isChangeOf(path), before, path);
-    expect(before.map(pathOf)).toEqual([]);
-    expect(frame).toEqual({ kind: 'change', change: { absolutePath: path, version: await versionOf(path) } });
+    const final = (f: FeedFrame) => isChangeOf(path)(f) && f.kind === 'change' && 'version' in f.change && f.change.version === version;
+    const frame = await events.until(final, before, path);
+    expect(before.map(pathOf).filter((other) => other !== path)).toEqual([]);
+    expect(frame).toEqual({ kind: 'change', change: { absolutePath: path, version } });
     expect(await events.next(QUIET_MS)).toBeUndefined();
   }
 

@@ -20,7 +20,7 @@ export class MalformedTally {
   hangs = 0;
   /** The connection failed before an answer (a body cut on purpose, or a refusal that closed before the write ended). */
   resets = 0;
-  /** Bodiless refusals of Node's HTTP parser (headers past 16 KiB: 431; bytes that are no request: 400). */
+  /** Refusals without a body (Node's parser's own answer, which runtime/node/node-refusals.ts replaces): must be 0. */
   parserRefusals = 0;
   /** Cases the client library would not put on the wire (e.g. a Fetch Request refuses `TRACE`). */
   unsendable = 0;
@@ -28,7 +28,10 @@ export class MalformedTally {
 
   answer(label: string, shape: ErrorShape, answer: Answer): void {
     this.answers += 1;
-    if (isParserRefusal(answer)) this.parserRefusals += 1;
+    if (isParserRefusal(answer)) {
+      this.parserRefusals += 1;
+      if (this.violations.length < 50) this.violations.push(`${label}: status ${answer.status} without a body`);
+    }
     this.violation(label, answerViolation(shape, answer));
   }
 
@@ -40,7 +43,7 @@ export class MalformedTally {
   }
 
   get clean(): boolean {
-    return this.fiveHundreds === 0 && this.shapeViolations === 0 && this.hangs === 0;
+    return this.fiveHundreds === 0 && this.shapeViolations === 0 && this.hangs === 0 && this.parserRefusals === 0;
   }
 }
 

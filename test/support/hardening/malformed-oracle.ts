@@ -25,7 +25,8 @@ export interface Answer {
   contentType: string | null;
   /**
    * The body as text; undefined for a HEAD answer (none sent), a success whose body was not read, or a refusal
-   * with no body at all: Node's HTTP parser's own (400, 431) for bytes that never became a request.
+   * with no body at all — what Node's own parser sends (400, 431) for bytes that never became a request, which
+   * the daemon now answers in JSON itself (runtime/node/node-refusals.ts): counted, and the count must be 0.
    */
   body: string | undefined;
 }
@@ -38,7 +39,7 @@ export interface Violation {
   detail: string;
 }
 
-/** Node's HTTP parser refused the bytes before any route (and so any dialect) was known: no body, no type. */
+/** A refusal with no body and no type: Node's parser's own answer, which the daemon replaces (must not happen). */
 export function isParserRefusal(answer: Answer): boolean {
   return answer.status >= 400 && answer.body === undefined && answer.contentType === null;
 }
@@ -51,6 +52,12 @@ export function answerViolation(shape: ErrorShape, answer: Answer): Violation | 
   return problem === undefined ? undefined : { kind: 'shape', detail: `status ${answer.status} not in the ${shape} shape (${problem}): ${answer.body.slice(0, 300)}` };
 }
 
+/**
+ * What the daemon answers for bytes that never became a request whose path it could read (runtime/node/
+ * node-refusals.ts): `{error}` in any dialect, with one of these messages (copied, not imported: the expectation).
+ */
+const PATHLESS_REFUSALS = ['malformed HTTP request', 'request headers too large: at most 16 KiB', 'chunk extensions too large'];
+
 function shapeProblem(shape: ErrorShape, { status, contentType, body }: Answer): string | undefined {
   if (!contentType?.startsWith('application/json')) return `content type ${contentType}`;
   let json: unknown;
@@ -60,6 +67,7 @@ function shapeProblem(shape: ErrorShape, { status, contentType, body }: Answer):
     return 'not JSON';
   }
   if (!isObject(json)) return 'not an object';
+  if (onlyKeys(json, ['error']) && PATHLESS_REFUSALS.includes(json.error as string) && [400, 413, 431].includes(status)) return undefined;
   switch (shape) {
     case 'plain':
       return onlyKeys(json, ['error']) && typeof json.error === 'string' ? undefined : 'not {error: string}';
