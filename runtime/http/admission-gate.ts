@@ -39,6 +39,8 @@ export class AdmissionGate {
   #line: (Waiter | undefined)[] = [];
   #head = 0;
   #waiting = 0;
+  /** Places in #line held by waiters whose wait ran out (skipped when reached, dropped in bulk when many). */
+  #gone = 0;
 
   constructor(limits: AdmissionLimits) {
     this.#limits = limits;
@@ -76,6 +78,8 @@ export class AdmissionGate {
         timer: setTimeout(() => {
           waiter.gone = true; // #release skips it
           this.#waiting--;
+          this.#gone++;
+          this.#dropGone(); // while every turn is held, nothing reaches them: the line must not grow without end
           resolve(false);
         }, this.#limits.maxWaitMs),
         gone: false,
@@ -89,7 +93,11 @@ export class AdmissionGate {
     while (this.#head < this.#line.length) {
       const next = this.#line[this.#head];
       this.#line[this.#head++] = undefined;
-      if (next === undefined || next.gone) continue;
+      if (next === undefined) continue;
+      if (next.gone) {
+        this.#gone--;
+        continue;
+      }
       clearTimeout(next.timer);
       this.#waiting--;
       this.#compact();
@@ -98,6 +106,15 @@ export class AdmissionGate {
     }
     this.#active--;
     this.#compact();
+  }
+
+  /** Rebuilds the line without the waiters that left, once they are most of it. */
+  #dropGone(): void {
+    if (this.#gone > 1024 && this.#gone * 2 > this.#line.length - this.#head) {
+      this.#line = this.#line.slice(this.#head).filter((waiter) => waiter !== undefined && !waiter.gone);
+      this.#head = 0;
+      this.#gone = 0;
+    }
   }
 
   /** Drops the served front of the line once it is most of the array. */

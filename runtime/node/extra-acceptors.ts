@@ -21,7 +21,10 @@ import type { Server } from 'node:http';
 
 /** The mirror: every handle it receives goes straight back, and its own copy is closed once sent. */
 const MIRROR = "process.on('message', (m, h) => { if (h) process.send(m, h, { keepOpen: false }); });";
-/** A connection per handle per event-loop turn: 32 admit a thousand waiting connections in a second or two on a saturated loop (bench/hardening). */
+/**
+ * A connection per handle per event-loop turn: 32 admit a thousand waiting connections in a second or two on a
+ * saturated loop (npm run soak -- clients).
+ */
 export const DEFAULT_ACCEPTORS = 32;
 /** Every handle is woken by every new connection (all but one find it taken): a few dozen is plenty. */
 export const MAX_ACCEPTORS = 64;
@@ -44,7 +47,8 @@ export interface ExtraAcceptors {
 
 /**
  * Adds `count` handles to a listening node:http server; their connections are the server's own ('connection'
- * event: keep-alive, timeouts and closeAllConnections() see them like the rest). `backlog` must be the server's: a
+ * event: keep-alive, timeouts and closeAllConnections() see them like the rest) — except that the server's own
+ * close() does not wait for them (./server.ts waits for every connection). `backlog` must be the server's: a
  * handle's listen() sets the shared socket's queue length.
  */
 export function addExtraAcceptors(server: Server, count: number, backlog: number, options: ExtraAcceptorOptions = {}): ExtraAcceptors {
@@ -72,7 +76,8 @@ export function addExtraAcceptors(server: Server, count: number, backlog: number
       void mirrorGone.then(() => resolve(extras.length));
     };
     const deadline = setTimeout(() => end(`no answer from the helper process within ${MIRROR_DEADLINE_MS / 1000} s`), MIRROR_DEADLINE_MS);
-    mirror.once('error', (error) => end(`the helper process failed (${error.message})`));
+    // `on`, not `once`: a send on a channel that closed meanwhile emits an error per send.
+    mirror.on('error', (error) => end(`the helper process failed (${error.message})`));
     mirror.once('exit', () => end(extras.length < count ? 'the helper process ended early' : undefined));
     mirror.on('message', (_message, copy) => {
       if (copy === undefined) return;

@@ -97,6 +97,29 @@ describe('AdmissionGate', () => {
     expect(gate.load).toEqual({ active: 0, waiting: 0 });
   });
 
+  it('thousands that waited too long while every turn was held leave the line in order for those after them', async () => {
+    const gate = new AdmissionGate({ maxActive: 1, maxQueued: 10_000, maxWaitMs: 100 });
+    const log: string[] = [];
+    const a = pending('a', log);
+    const answerA = gate.run(a.work, refuse);
+    const expired = Array.from({ length: 3000 }, (_, i) => gate.run(pending(`x${i}`, log).work, refuse));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(new Set(await Promise.all(expired))).toEqual(new Set(['refused: waited-too-long']));
+    const c = pending('c', log);
+    const d = pending('d', log);
+    const answers = [gate.run(c.work, refuse), gate.run(d.work, refuse)];
+    expect(gate.load).toEqual({ active: 1, waiting: 2 });
+    a.finish();
+    await settle();
+    expect(log).toEqual(['start a', 'start c']);
+    c.finish();
+    await settle();
+    expect(log).toEqual(['start a', 'start c', 'start d']);
+    d.finish();
+    expect([await answerA, ...(await Promise.all(answers))]).toEqual(['a', 'c', 'd']);
+    expect(gate.load).toEqual({ active: 0, waiting: 0 });
+  });
+
   it('a turn is given back when the work throws, and the throw reaches the caller', async () => {
     const gate = new AdmissionGate({ maxActive: 1, maxQueued: 10, maxWaitMs: 1000 });
     const log: string[] = [];
