@@ -6,7 +6,7 @@
  */
 import { toWorkspaceError, type WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { dialectOfPath } from '../dialect.ts';
-import { jsonResponse, renderError } from './render.ts';
+import { jsonResponse, renderError, type Dialect } from './render.ts';
 import { logUnexpectedError, requestLabel } from './unexpected-error.ts';
 
 type Fetch<E> = (request: Request, env?: E) => Promise<Response>;
@@ -26,7 +26,10 @@ export function withFetchBoundary<E>(basePath: string, fetch: Fetch<E>): Fetch<E
 
 /** `error` in the shape of the dialect `request`'s path (inside `basePath`) belongs to. */
 export function renderForPath(basePath: string, request: Request, error: WorkspaceError): Response {
-  const pathname = new URL(request.url).pathname;
-  const inBase = basePath !== '' && pathname.startsWith(`${basePath}/`) ? pathname.slice(basePath.length) : pathname;
-  return renderError(dialectOfPath(inBase), error);
+  return renderError(dialectInBase(basePath, new URL(request.url).pathname), error);
+}
+
+/** The dialect of `pathname` once `basePath` (normalized: '' or '/x') is taken off its front. */
+export function dialectInBase(basePath: string, pathname: string): Dialect {
+  return dialectOfPath(basePath !== '' && pathname.startsWith(`${basePath}/`) ? pathname.slice(basePath.length) : pathname);
 }

@@ -1,7 +1,7 @@
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { WorkspaceError } from '../../core/errors/workspace-error.ts';
-import { dialectOfPath } from '../dialect.ts';
+import { dialectInBase } from '../errors/fetch-boundary.ts';
 import { errorPayload } from '../errors/render.ts';
 import { refusalHeaders } from './request-target.ts';
 
@@ -31,10 +31,8 @@ const REQUEST_LINE = /^[A-Z]{1,16} (\/[^ ?\r\n]*)/;
 
 export function answerNodeRefusals(server: Server, basePath = ''): void {
   const base = basePath.replace(/\/+$/, '').replace(/^(?=[^/])/, '/');
-  const payloadFor = (path: string | undefined, status: number, message: string) => {
-    const inBase = path !== undefined && base !== '' && path.startsWith(`${base}/`) ? path.slice(base.length) : path;
-    return errorPayload(inBase === undefined ? 'ori' : dialectOfPath(inBase), new WorkspaceError('bad-request', message, {}, status));
-  };
+  const payloadFor = (path: string | undefined, status: number, message: string) =>
+    errorPayload(path === undefined ? 'ori' : dialectInBase(base, path), new WorkspaceError('bad-request', message, {}, status));
 
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     const payload = payloadFor(req.url?.split('?')[0], 417, 'unsupported Expect header: only 100-continue is');
