@@ -1,4 +1,3 @@
-import { normalize } from '../adapters/fs/posix-path.ts';
 import { createChangeFeed } from '../core/changes/create-change-feed.ts';
 import type { GitStateSource } from '../core/changes/git-state-source.ts';
 import { createMediaTickets } from '../core/media/media-tickets.ts';
@@ -11,7 +10,7 @@ import { sharedContext } from './app/shared-context.ts';
 import { startWatching } from './app/watching.ts';
 import { defaultLimits, type Limits, type WorkspaceContext } from './context.ts';
 import { preflight, withCorsHeaders, type OriginPolicy } from './cors.ts';
-import { renderForPath, withFetchBoundary } from './errors/fetch-boundary.ts';
+import { normalizeBasePath, renderForPath, withFetchBoundary } from './errors/fetch-boundary.ts';
 import { AdmissionGate, type Refusal } from './http/admission-gate.ts';
 import { WorkspaceError } from '../core/errors/workspace-error.ts';
 import { jsonResponse } from './errors/render.ts';
@@ -120,8 +119,3 @@ function notFound(): Response {
   return jsonResponse({ error: 'not found' }, 404);
 }
 
-function normalizeBasePath(basePath: string | undefined): string {
-  if (!basePath) return '';
-  const normalized = normalize('/' + basePath);
-  return normalized === '/' ? '' : normalized;
-}

@@ -4,6 +4,7 @@
  * a handler module that fails to load) is a bug, answered 500 `internal error` in the shape of the dialect the
  * path belongs to and logged once, so no host server's default error page (a stack trace) ever answers.
  */
+import { normalize } from '../../adapters/fs/posix-path.ts';
 import { toWorkspaceError, type WorkspaceError } from '../../core/errors/workspace-error.ts';
 import { dialectOfPath } from '../dialect.ts';
 import { jsonResponse, renderError, type Dialect } from './render.ts';
@@ -29,7 +30,14 @@ export function renderForPath(basePath: string, request: Request, error: Workspa
   return renderError(dialectInBase(basePath, new URL(request.url).pathname), error);
 }
 
-/** The dialect of `pathname` once `basePath` (normalized: '' or '/x') is taken off its front. */
+/** A mount point as the app compares paths with it: '' for none, else '/x' (one leading slash, normalized). */
+export function normalizeBasePath(basePath: string | undefined): string {
+  if (!basePath) return '';
+  const normalized = normalize('/' + basePath);
+  return normalized === '/' ? '' : normalized;
+}
+
+/** The dialect of `pathname` once `basePath` (normalized: normalizeBasePath) is taken off its front. */
 export function dialectInBase(basePath: string, pathname: string): Dialect {
   return dialectOfPath(basePath !== '' && pathname.startsWith(`${basePath}/`) ? pathname.slice(basePath.length) : pathname);
 }

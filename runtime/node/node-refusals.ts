@@ -1,7 +1,7 @@
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { WorkspaceError } from '../../core/errors/workspace-error.ts';
-import { dialectInBase } from '../errors/fetch-boundary.ts';
+import { dialectInBase, normalizeBasePath } from '../errors/fetch-boundary.ts';
 import { errorPayload } from '../errors/render.ts';
 import { refusalHeaders } from './request-target.ts';
 
@@ -29,8 +29,8 @@ const MALFORMED = { status: 400, message: 'malformed HTTP request' };
  */
 const REQUEST_LINE = /^[A-Z]{1,16} (\/[^ ?\r\n]*)/;
 
-export function answerNodeRefusals(server: Server, basePath = ''): void {
-  const base = basePath.replace(/\/+$/, '').replace(/^(?=[^/])/, '/');
+export function answerNodeRefusals(server: Server, basePath: string | undefined): void {
+  const base = normalizeBasePath(basePath); // as the app's routes see it
   const payloadFor = (path: string | undefined, status: number, message: string) =>
     errorPayload(path === undefined ? 'ori' : dialectInBase(base, path), new WorkspaceError('bad-request', message, {}, status));
 
