@@ -32,6 +32,7 @@ beforeAll(async () => {
     'slow.txt': 'held back\n',
     'other.txt': 'another file\n',
     'compare.txt': 'base\n',
+    'again.txt': 'base\n',
     'a11y-one.txt': 'one\n',
     'a11y-two.txt': 'two\n',
     'big.log': Array.from({ length: BIG_LINES }, (_, index) => bigLine(index)).join(''),
@@ -449,6 +450,46 @@ describe('editor', () => {
     await panel.page.click(`${visible} .ed-theirs`);
     await panel.page.waitForSelector('.cm-mergeView', { state: 'detached' });
     expect(await editorText()).toBe('base\ntheirs\n');
+    expect(await editorViews()).toEqual({ live: 1, detached: 0 });
+    expect(panel.errors).toEqual([]);
+    expect(panel.external).toEqual([]);
+  });
+
+  it('the same text seen on disk again keeps the comparison open, and Keep mine then overwrites the newest version', async () => {
+    panel = await newPanelPage('editor-compare-again');
+    await trackEditors();
+    const file = join(daemon.workspace.root, 'again.txt');
+    await openAt('#open=again.txt:1');
+    await panel.page.waitForFunction(() => document.querySelector('.ed-body:not([hidden]) .cm-activeLine')?.textContent === 'base');
+    await panel.page.keyboard.press('End');
+    await panel.page.keyboard.type(' mine');
+    await panel.page.waitForSelector(`${tab('again.txt')}[data-dirty="true"]`);
+    await writeFile(file, 'base\ntheirs\n');
+    await panel.page.keyboard.press('Control+s');
+    await panel.page.waitForSelector(`${visible} .ed-conflict`);
+    await panel.page.click(`${visible} .ed-compare-button`);
+    await panel.page.waitForSelector(`${visible} .cm-mergeView`);
+    const before = await panel.page.getAttribute(`${visible} .ed-conflict`, 'data-etag');
+    await panel.page.$eval('.cm-mergeView', (view) => view.setAttribute('data-first', ''));
+
+    // The same bytes written again: a new version of the same text (and, late or not, the live feed's echo of the
+    // first write). Neither may throw away the comparison being read.
+    await writeFile(file, 'base\ntheirs\n');
+    const response = await fetch(`${daemon.url}/api/file?path=again.txt`, { headers: { authorization: `Bearer ${daemon.token}` } });
+    const etag = response.headers.get('etag');
+    await response.body?.cancel();
+    expect(etag).toBeTruthy();
+    expect(etag).not.toBe(before);
+    await panel.page.waitForFunction((etag) => document.querySelector('.ed-body:not([hidden]) .ed-conflict')?.getAttribute('data-etag') === etag, etag);
+    expect(await panel.page.$$eval('.cm-mergeView[data-first]', (views) => views.length)).toBe(1);
+    expect(await panel.page.getAttribute(`${visible} .ed-compare-button`, 'aria-pressed')).toBe('true');
+    expect(await editorViews()).toEqual({ live: 3, detached: 0 });
+
+    // Keep mine is checked against the version on disk now, so it saves rather than meeting a conflict again.
+    await panel.page.click(`${visible} .ed-mine`);
+    await panel.page.waitForSelector('.cm-mergeView', { state: 'detached' });
+    expect(await onDisk('again.txt')).toBe('base mine\n');
+    expect(await panel.page.$$eval('.ed-conflict', (banners) => banners.length)).toBe(0);
     expect(await editorViews()).toEqual({ live: 1, detached: 0 });
     expect(panel.errors).toEqual([]);
     expect(panel.external).toEqual([]);

@@ -599,6 +599,14 @@ class EditorArea {
       }
     }
     if (this.#tabs.get(tab.path) !== tab || !editor || tab.editor !== editor) return;
+    const shown = tab.conflict;
+    if (shown && shown.deleted === conflict.deleted && shown.theirs === conflict.theirs && shown.unreadable === conflict.unreadable) {
+      // The disk's text seen again: the live feed's echo of the change a save just met, or the same bytes rewritten.
+      // The banner and a comparison open (or being built) stay; only the version "keep mine" overwrites moves on.
+      shown.etag = conflict.etag;
+      tab.notice.querySelector<HTMLElement>('.ed-conflict')?.setAttribute('data-etag', conflict.etag ?? '');
+      return;
+    }
     tab.conflict = conflict;
     tab.disk = conflict.deleted ? 'deleted' : 'changed';
     tab.comparison?.destroy();
@@ -616,7 +624,7 @@ class EditorArea {
       ? `${tab.path} was deleted on disk. Your text here is not saved.`
       : `${tab.path} changed on disk since it was opened here${editorDirty(tab) ? ', and this tab has unsaved edits' : ''}. Saving would overwrite that change.${conflict.unreadable ? ` (The version on disk cannot be shown: ${conflict.unreadable}.)` : ''}`;
     tab.notice.querySelector('.ed-conflict')?.remove();
-    tab.notice.prepend(h('div', { class: 'ed-banner ed-conflict', role: 'alert', 'data-deleted': String(conflict.deleted) }, h('span', { class: 'ed-conflict-text' }, what), theirs, mine, compare));
+    tab.notice.prepend(h('div', { class: 'ed-banner ed-conflict', role: 'alert', 'data-deleted': String(conflict.deleted), 'data-etag': conflict.etag ?? '' }, h('span', { class: 'ed-conflict-text' }, what), theirs, mine, compare));
     this.#refresh(tab);
     this.#ctx.status(conflict.deleted ? `${tab.path} was deleted on disk` : `${tab.path} changed on disk: not saved`, 'error');
   }
