@@ -38,6 +38,7 @@ import { checkOffset, checkPath, chunkBytesOf, maxBytesOf, rangeBounds, readdirL
 import { cappedChunks, discardSource } from './capped-chunks.ts';
 import { dirname, isInside, segments } from './posix-path.ts';
 import { resolvePath, type PathTree } from './resolve-path.ts';
+import { ConfinedFolders } from './confined-folders.ts';
 
 /** The part of workerd's SqlStorageCursor used here. */
 export interface SqlCursor extends Iterable<Record<string, unknown>> {
@@ -167,12 +168,19 @@ export class DurableObjectFileSystem implements FileSystem {
     this.state = state;
   }
 
+  /** FileSystem.confine: content, listings and changes under a confined folder end inside it (./resolve-path.ts). */
+  private readonly confined = new ConfinedFolders();
+
+  confine(folder: string): void {
+    this.confined.add(folder);
+  }
+
   async stat(path: string): Promise<FileStat> {
-    return statOf(this.existing(path, true));
+    return statOf(this.existing(path, true, false));
   }
 
   async lstat(path: string): Promise<FileStat> {
-    return statOf(this.existing(path, false));
+    return statOf(this.existing(path, false, false));
   }
 
   async readdir(path: string, options?: { limit?: number }): Promise<DirEntry[]> {
@@ -196,7 +204,7 @@ export class DurableObjectFileSystem implements FileSystem {
   }
 
   async realpath(path: string): Promise<string> {
-    const found = this.lookup(path, true);
+    const found = this.lookup(path, true, false); // where it leads, even outside: the caller judges that
     if (!found.entry) throw new FsError('not-found', path);
     return found.path;
   }
@@ -465,8 +473,8 @@ export class DurableObjectFileSystem implements FileSystem {
    * Throws not-found / not-directory / loop for the path up to the last name; the last name itself may be
    * missing (entry undefined). One indexed row read per component.
    */
-  private lookup(path: string, followLast: boolean): Lookup {
-    const found = resolvePath(path, followLast, this.tree);
+  private lookup(path: string, followLast: boolean, confine = true): Lookup {
+    const found = resolvePath(path, followLast, this.tree, confine ? this.confined : undefined);
     const folder = pathOf(found.names);
     if (found.kind === 'entry') return { path: childOf(folder, found.name), parent: folder, entry: found.entry };
     return { path: folder, parent: found.names.length === 0 ? undefined : pathOf(found.names.slice(0, -1)), entry: this.entryAt(folder) };
@@ -480,8 +488,8 @@ export class DurableObjectFileSystem implements FileSystem {
     asFolder: (entry) => (entry.type === 'dir' ? entry.path : undefined),
   };
 
-  private existing(path: string, followLast: boolean): Entry {
-    const entry = this.lookup(path, followLast).entry;
+  private existing(path: string, followLast: boolean, confine = true): Entry {
+    const entry = this.lookup(path, followLast, confine).entry;
     if (!entry) throw new FsError('not-found', path);
     return entry;
   }

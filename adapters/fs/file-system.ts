@@ -139,4 +139,12 @@ export interface FileSystem {
   chmod(path: string, mode: number): Promise<void>;
 
   watch?(path: string, onEvent: (event: WatchEvent) => void): () => void;
+  /**
+   * From now on, work on a path inside `folder` (a real path) must not reach outside it, even when the tree changes
+   * while a call runs: a folder on the way swapped for a link out is refused (`permission-denied`), never followed.
+   * The check above this layer (core/paths/resolve-inside-root.ts) decides on real paths; this keeps that decision
+   * true until the call is done. Backends whose calls cannot interleave with other changes (memory, Durable
+   * Object) have nothing to add; wrappers pass it on.
+   */
+  confine?(folder: string): void;
 }

@@ -26,6 +26,7 @@ import { checkOffset, checkPath, chunkBytesOf, maxBytesOf, rangeBounds, readdirL
 import { collectCapped, discardSource } from './capped-chunks.ts';
 import { dirname, segments } from './posix-path.ts';
 import { resolvePath, type PathTree } from './resolve-path.ts';
+import { ConfinedFolders } from './confined-folders.ts';
 
 const STREAM_CHUNK = 64 * 1024;
 const DEFAULT_FILE_MODE = 0o644;
@@ -82,12 +83,19 @@ export class MemoryFileSystem implements FileSystem {
     }
   }
 
+  /** FileSystem.confine: content, listings and changes under a confined folder end inside it (./resolve-path.ts). */
+  private readonly confined = new ConfinedFolders();
+
+  confine(folder: string): void {
+    this.confined.add(folder);
+  }
+
   async stat(path: string): Promise<FileStat> {
-    return statOf(this.existing(path, true));
+    return statOf(this.existing(path, true, false));
   }
 
   async lstat(path: string): Promise<FileStat> {
-    return statOf(this.existing(path, false));
+    return statOf(this.existing(path, false, false));
   }
 
   async readdir(path: string, options?: { limit?: number }): Promise<DirEntry[]> {
@@ -111,7 +119,7 @@ export class MemoryFileSystem implements FileSystem {
   }
 
   async realpath(path: string): Promise<string> {
-    const found = this.lookup(path, true);
+    const found = this.lookup(path, true, false); // where it leads, even outside: the caller judges that
     if (!found.node) throw new FsError('not-found', path);
     return found.realPath;
   }
@@ -272,8 +280,8 @@ export class MemoryFileSystem implements FileSystem {
    * Throws not-found / not-directory / permission-denied / loop for the path up to the last name; the last
    * name itself may be missing (node undefined).
    */
-  private lookup(path: string, followLast: boolean): Lookup {
-    const found = resolvePath(path, followLast, this.tree);
+  private lookup(path: string, followLast: boolean, confine = true): Lookup {
+    const found = resolvePath(path, followLast, this.tree, confine ? this.confined : undefined);
     if (found.kind === 'entry') {
       const { folders, names, name, entry } = found;
       return { parent: folders[folders.length - 1], name, node: entry, ancestors: folders, realPath: realPathOf([...names, name]) };
@@ -295,8 +303,8 @@ export class MemoryFileSystem implements FileSystem {
     asFolder: (node) => (node.kind === 'dir' ? node : undefined),
   };
 
-  private existing(path: string, followLast: boolean): MemNode {
-    const node = this.lookup(path, followLast).node;
+  private existing(path: string, followLast: boolean, confine = true): MemNode {
+    const node = this.lookup(path, followLast, confine).node;
     if (!node) throw new FsError('not-found', path);
     return node;
   }

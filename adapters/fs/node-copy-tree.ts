@@ -14,10 +14,17 @@
  *   source folder does not stop the copy being filled;
  * - a special file (FIFO, socket, device) is refused with `invalid`, as before.
  * The readdir's entry types say what each entry is, so only folders cost a stat (for their mode).
+ *
+ * `beneath` (a confined copy, ./node-confinement.ts): every folder of both trees is held open while its entries are
+ * copied and named through its descriptor, opened without following a link, and so is every file copied: a folder
+ * swapped for a link meanwhile fails the copy (`loop`) rather than copying from, or into, where the link points.
  */
+import * as fsc from 'node:fs';
 import { constants, type Dirent } from 'node:fs';
 import * as fsp from 'node:fs/promises';
+import { checkPath } from './arguments.ts';
 import { FsError } from './fs-error.ts';
+import { descriptorPath } from './node-confinement.ts';
 import { join } from './posix-path.ts';
 
 /** Entries being copied at once. */
@@ -38,6 +45,8 @@ interface FolderCopy {
   mode: number;
   pending: number;
   parent: FolderCopy | undefined;
+  /** `beneath`: the descriptors of the source and target folders, closed once the folder is complete. */
+  held: number[];
 }
 
 interface CopyTask {
@@ -48,6 +57,8 @@ interface CopyTask {
   /** Known for the top folder (from the caller's lstat); a nested folder is stat'ed when its task runs. */
   mode?: number;
   parent: FolderCopy | undefined;
+  /** The target's own path: under `beneath`, `target` is named through a descriptor and the kernel sees no more. */
+  named: string;
 }
 
 /** Copies the (not followed) entry at `source`, whose lstat is `stats`, to `target`, which must not exist. */
@@ -55,38 +66,58 @@ export async function copyTree(
   source: string,
   target: string,
   stats: EntryKind & { mode: number | bigint },
+  { beneath = false, named = target }: { beneath?: boolean; named?: string } = {},
 ): Promise<void> {
   const mode = Number(stats.mode) & 0o7777;
+  // Every descriptor still open, closed at the end whatever happened (a failure leaves folders incomplete).
+  const open = new Set<number>();
+  const release = (fds: number[]) => {
+    for (const fd of fds) if (open.delete(fd)) fsc.close(fd, () => {});
+  };
+  const openFolder = async (path: string): Promise<number> => {
+    const fd = await new Promise<number>((resolve, reject) =>
+      fsc.open(path, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW, (error, fd) => (error ? reject(error) : resolve(fd))),
+    );
+    open.add(fd);
+    return fd;
+  };
   // Depth-first (a stack): what waits to be copied is the listings of the folders on the current path, not a
   // whole level of the tree.
-  const tasks: CopyTask[] = [{ source, target, kind: stats, mode, parent: undefined }];
+  const tasks: CopyTask[] = [{ source, target, kind: stats, mode, parent: undefined, named }];
   let failure: { error: unknown } | undefined;
 
   const completed = async (folder: FolderCopy | undefined): Promise<void> => {
     for (let done = folder; done !== undefined && --done.pending === 0; done = done.parent) {
       await fsp.chmod(done.target, done.mode); // last: see the header
+      release(done.held);
     }
   };
 
   const run = async (task: CopyTask): Promise<void> => {
     try {
+      // Named through a descriptor, a copy could go deeper than any path can name (PATH_MAX): refuse it as the
+      // kernel would have, so nothing is made that no later call could reach.
+      if (beneath) checkPath(task.named);
       if (task.kind.isDirectory()) {
         const folderMode = task.mode ?? (await fsp.lstat(task.source)).mode & 0o7777;
         await fsp.mkdir(task.target);
-        const entries = await fsp.readdir(task.source, { withFileTypes: true });
+        const held = beneath ? [await openFolder(task.source), await openFolder(task.target)] : [];
+        const [sourceFolder, targetFolder] = beneath ? held.map(descriptorPath) : [task.source, task.target];
+        const entries = await fsp.readdir(sourceFolder!, { withFileTypes: true });
         const folder: FolderCopy = {
           target: task.target,
           mode: folderMode,
           pending: entries.length + 1,
           parent: task.parent,
+          held,
         };
         for (const entry of entries) {
           const { name } = entry;
-          tasks.push({ source: join(task.source, name), target: join(task.target, name), kind: entry, parent: folder });
+          tasks.push({ source: join(sourceFolder!, name), target: join(targetFolder!, name), kind: entry, parent: folder, named: join(task.named, name) });
         }
         await completed(folder); // its own share: an empty folder is complete now
       } else {
-        await copyLeaf(task);
+        await copyLeaf(task, beneath);
         await completed(task.parent);
       }
     } catch (error) {
@@ -108,15 +139,30 @@ export async function copyTree(
     };
     pump();
   });
+  release([...open]);
   if (failure !== undefined) throw failure.error;
 }
 
-async function copyLeaf({ source, target, kind }: CopyTask): Promise<void> {
+async function copyLeaf({ source, target, kind }: CopyTask, beneath: boolean): Promise<void> {
   if (kind.isSymbolicLink()) {
     await fsp.symlink(await fsp.readlink(source, 'utf8'), target);
   } else if (kind.isFile()) {
-    await fsp.copyFile(source, target, COPY_FILE_FLAGS);
+    await copyFileBeneath(source, target, beneath);
   } else {
     throw new FsError('invalid', source, `invalid: cannot copy a special file: ${source}`);
+  }
+}
+
+/**
+ * copyFile of a regular file (the mode bits too). `beneath`: the source is opened without following a link (the
+ * listing said it is a file; a link put there since is refused, not followed out) and copied from its descriptor.
+ */
+export async function copyFileBeneath(source: string, target: string, beneath: boolean): Promise<void> {
+  if (!beneath) return fsp.copyFile(source, target, COPY_FILE_FLAGS);
+  const handle = await fsp.open(source, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+  try {
+    await fsp.copyFile(descriptorPath(handle.fd), target, COPY_FILE_FLAGS);
+  } finally {
+    await handle.close();
   }
 }

@@ -20,11 +20,12 @@ import type {
   WriteAtOptions,
   WriteOptions,
 } from './file-system.ts';
-import { FsError, type FsErrorCode } from './fs-error.ts';
+import { FsError, isFsError, type FsErrorCode } from './fs-error.ts';
 import { checkOffset, checkPath, chunkBytesOf, maxBytesOf, rangeBounds, readdirLimitOf } from './arguments.ts';
 import { cappedChunks, discardSource } from './capped-chunks.ts';
-import { COPY_FILE_FLAGS, copyTree } from './node-copy-tree.ts';
+import { copyFileBeneath, copyTree } from './node-copy-tree.ts';
 import { NodeFileRangeStream } from './node-file-range-stream.ts';
+import { Confinement, descriptorPath, removeTreeBeneath, type PinnedFolder } from './node-confinement.ts';
 import { NODE_WRITER_IDENTITY } from './node-writer-identity.ts';
 import { basename, dirname, isInside, join } from './posix-path.ts';
 
@@ -152,6 +153,13 @@ export class NodeFileSystem implements FileSystem {
     watch: false,
     permissions: process.getuid?.() !== 0,
   };
+  // A plain private field, not #: tests wrap the adapter in proxies, which cannot reach # fields.
+  private readonly confinement = new Confinement();
+
+  /** ./node-confinement.ts: reads, listings and changes under `folder` stay inside it while the tree changes. */
+  confine(folder: string): void {
+    this.confinement.add(folder);
+  }
 
   async stat(path: string): Promise<FileStat> {
     checkPath(path);
@@ -176,12 +184,17 @@ export class NodeFileSystem implements FileSystem {
   async readdir(path: string, options?: { limit?: number }): Promise<DirEntry[]> {
     checkPath(path);
     const limit = readdirLimitOf(options, path);
+    let pinned: PinnedFolder | undefined;
     try {
-      if (limit !== Infinity) return await readdirPrefix(path, limit);
-      const entries = await fsp.readdir(path, { withFileTypes: true });
+      // Listed through the folder's own descriptor where confined: the names are of the folder that was checked.
+      pinned = await this.confinement.pinFolder(path);
+      if (limit !== Infinity) return await readdirPrefix(pinned.self, limit);
+      const entries = await fsp.readdir(pinned.self, { withFileTypes: true });
       return entries.map((entry) => ({ name: entry.name, type: typeOf(entry) }));
     } catch (error) {
       throw toFsError(error, path);
+    } finally {
+      pinned?.release();
     }
   }
 
@@ -221,6 +234,7 @@ export class NodeFileSystem implements FileSystem {
       throw toFsError(error, path);
     }
     try {
+      this.confinement.checkOpened(fd, path);
       const stats = await fdCall<BigIntStats>((cb) => fsc.fstat(fd, { bigint: true }, cb));
       requireRegularFile(stats, path);
       const want = Math.max(0, Math.min(end, Number(stats.size)) - start);
@@ -285,6 +299,7 @@ export class NodeFileSystem implements FileSystem {
     options: WriteAtOptions = {},
   ): Promise<FileStat> {
     let spool: string | undefined;
+    let spoolFolder: PinnedFolder | undefined;
     try {
       checkPath(path);
       checkOffset(offset, path);
@@ -295,7 +310,8 @@ export class NodeFileSystem implements FileSystem {
       // Fail fast, before a byte of the source is read; repeated on the open descriptor below.
       requireInPlaceTarget(await fsp.stat(path, { bigint: true }), path, offset, options.ifVersion);
       if (data instanceof ReadableStream) {
-        spool = tempPathFor(dirname(await this.resolveWriteTarget(path)));
+        spoolFolder = await this.confinement.pinFolder(dirname(await this.resolveWriteTarget(path)), path);
+        spool = tempPathFor(spoolFolder.self);
         const handle = await fsp.open(spool, 'wx', 0o600);
         try {
           await writeSource(handle, data, maxBytes, path, 0);
@@ -305,6 +321,7 @@ export class NodeFileSystem implements FileSystem {
       }
       const handle = await fsp.open(path, OPEN_IN_PLACE);
       try {
+        this.confinement.checkOpened(handle.fd, path);
         const before = await handle.stat({ bigint: true });
         requireInPlaceTarget(before, path, offset, options.ifVersion);
         if (spool === undefined) await writeFully(handle, [data as Uint8Array], offset);
@@ -319,29 +336,32 @@ export class NodeFileSystem implements FileSystem {
       throw toFsError(error, path);
     } finally {
       if (spool !== undefined) await fsp.rm(spool, { force: true }).catch(() => {});
+      spoolFolder?.release();
     }
   }
 
   async mkdir(path: string, options: { recursive?: boolean } = {}): Promise<void> {
     checkPath(path);
-    try {
-      await fsp.mkdir(path, { recursive: options.recursive === true });
-    } catch (error) {
-      throw toFsError(error, path);
+    if (options.recursive === true) {
+      try {
+        await this.confinement.makeFolders(path);
+      } catch (error) {
+        throw toFsError(error, path);
+      }
+      return;
     }
+    await this.#inParent(path, (at) => fsp.mkdir(at));
   }
 
   async remove(path: string, options: { recursive?: boolean } = {}): Promise<void> {
     checkPath(path);
     if (path === '/') throw new FsError('invalid', path, 'invalid: refusing to remove /');
-    try {
-      const stats = await fsp.lstat(path);
-      if (!stats.isDirectory()) await fsp.unlink(path); // a link is removed itself, never its target
-      else if (options.recursive) await fsp.rm(path, { recursive: true });
-      else await fsp.rmdir(path);
-    } catch (error) {
-      throw toFsError(error, path);
-    }
+    await this.#inParent(path, async (at, pinned) => {
+      const stats = await fsp.lstat(at);
+      if (!stats.isDirectory()) await fsp.unlink(at); // a link is removed itself, never its target
+      else if (options.recursive) await removeTree(at, pinned);
+      else await fsp.rmdir(at);
+    });
   }
 
   /**
@@ -355,12 +375,10 @@ export class NodeFileSystem implements FileSystem {
     const pair = await this.resolvePair(from, to, options.overwrite === true);
     if (!pair) return;
     const { source, target, fromReal, toReal } = pair;
-    try {
-      if (target && (target.isDirectory() || source.isDirectory())) await fsp.rm(toReal, { recursive: true });
-      await fsp.rename(fromReal, toReal);
-    } catch (error) {
-      throw toFsError(error, from);
-    }
+    await this.#inParents(fromReal, from, toReal, to, async (fromAt, toAt, toFolder) => {
+      if (target && (target.isDirectory() || source.isDirectory())) await removeTree(toAt, toFolder);
+      await fsp.rename(fromAt, toAt);
+    });
   }
 
   /** Copies files and folders recursively (./node-copy-tree.ts); links are copied as links with the same text. */
@@ -370,40 +388,40 @@ export class NodeFileSystem implements FileSystem {
     const pair = await this.resolvePair(from, to, options.overwrite === true);
     if (!pair) throw new FsError('invalid', to, `invalid: cannot copy onto itself: ${to}`);
     const { source, target, fromReal, toReal } = pair;
-    try {
+    await this.#inParents(fromReal, from, toReal, to, async (fromAt, toAt, toFolder, fromFolder) => {
       if (source.isFile() && !target?.isDirectory()) {
         // Copy into a temp file, then rename (overwrite) or link (no overwrite): readers never see half a copy.
-        await this.commitViaTemp(toReal, to, !target, async (tempPath) => {
-          await fsp.copyFile(fromReal, tempPath, COPY_FILE_FLAGS); // copies the mode bits too
+        await this.commitViaTemp(toAt, to, !target, async (tempPath) => {
+          await copyFileBeneath(fromAt, tempPath, fromFolder.confined);
           return await fsp.stat(tempPath, { bigint: true });
         });
         return;
       }
-      if (target) await fsp.rm(toReal, { recursive: true });
-      await copyTree(fromReal, toReal, source);
-    } catch (error) {
-      throw toFsError(error, from);
-    }
+      if (target) await removeTree(toAt, toFolder);
+      await copyTree(fromAt, toAt, source, { beneath: fromFolder.confined || toFolder.confined, named: toReal });
+    });
   }
 
   async symlink(target: string, path: string): Promise<void> {
     checkPath(path);
     if (target === '' || target.includes('\0')) throw new FsError('invalid', path, `invalid: bad link text`);
-    try {
-      await fsp.symlink(target, path);
-    } catch (error) {
-      throw toFsError(error, path);
-    }
+    await this.#inParent(path, (at) => fsp.symlink(target, at));
   }
 
   async chmod(path: string, mode: number): Promise<void> {
     checkPath(path);
     if (!Number.isInteger(mode) || mode < 0 || mode > 0o7777) throw new FsError('invalid', path, 'invalid: mode');
-    try {
-      await fsp.chmod(path, mode);
-    } catch (error) {
-      throw toFsError(error, path);
-    }
+    await this.#inParent(path, async (at, pinned) => {
+      if (!pinned.confined) return fsp.chmod(at, mode);
+      // chmod follows a link at the end: open what it names, check where that landed, and change that one.
+      const handle = await fsp.open(at, OPEN_FOR_READ);
+      try {
+        this.confinement.checkOpened(handle.fd, path);
+        await handle.chmod(mode);
+      } finally {
+        await handle.close();
+      }
+    });
   }
 
   // ---------------------------------------------------------------------------------------------------------
@@ -417,6 +435,7 @@ export class NodeFileSystem implements FileSystem {
       throw toFsError(error, path);
     }
     try {
+      this.confinement.checkOpened(handle.fd, path);
       const stats = await handle.stat();
       requireRegularFile(stats, path);
       return { handle, size: stats.size };
@@ -441,8 +460,26 @@ export class NodeFileSystem implements FileSystem {
       if (options.mkdirs) createdFrom = await this.mkdirsForWrite(dirname(path));
       // Exclusive means "nothing at all at this path", a dangling link included (as with O_CREAT|O_EXCL).
       if (options.exclusive && (await lstatOrNull(path))) throw new FsError('exists', path);
-      const target = await this.resolveWriteTarget(path);
-      const existing = await replaceableTarget(target, path, options.ifVersion);
+      // The target's folder is held from here to the commit: the temp file and the rename are in that folder.
+      const { pinned, name } = await this.confinement.pinParent(await this.resolveWriteTarget(path), path);
+      try {
+        return await this.#replaceIn(pinned.at(name), path, options, fill);
+      } finally {
+        pinned.release();
+      }
+    } catch (error) {
+      if (createdFrom !== undefined) await removeCreatedFolders(dirname(path), createdFrom);
+      throw toFsError(error, path);
+    }
+  }
+
+  async #replaceIn(
+    target: string,
+    path: string,
+    options: WriteOptions,
+    fill: (handle: FileHandle) => Promise<void>,
+  ): Promise<FileStat> {
+    const existing = await replaceableTarget(target, path, options.ifVersion);
       // The rename below only needs the folder to be writable; refuse read-only files like a plain write would.
       if (existing) await fsp.access(target, constants.W_OK);
       const mode = existing ? Number(existing.mode & 0o7777n) : undefined;
@@ -468,19 +505,15 @@ export class NodeFileSystem implements FileSystem {
         },
         recheck,
       );
-    } catch (error) {
-      if (createdFrom !== undefined) await removeCreatedFolders(dirname(path), createdFrom);
-      throw toFsError(error, path);
-    }
   }
 
   /** mkdir -p; returns the first folder it created (undefined when all existed). */
   private async mkdirsForWrite(folder: string): Promise<string | undefined> {
     try {
-      return await fsp.mkdir(folder, { recursive: true });
+      return await this.confinement.makeFolders(folder);
     } catch (error) {
       // mkdir -p reports EEXIST when the folder path itself is a file; for a write that is "parent not a folder".
-      if (errnoOf(error) === 'EEXIST') throw new FsError('not-directory', folder);
+      if (errnoOf(error) === 'EEXIST' || isFsError(error, 'exists')) throw new FsError('not-directory', folder);
       throw error;
     }
   }
@@ -543,6 +576,42 @@ export class NodeFileSystem implements FileSystem {
     }
   }
 
+  /** Runs `work` on `path`'s entry in its folder, held open and checked where confined; errors as `path`'s. */
+  async #inParent<T>(path: string, work: (at: string, pinned: PinnedFolder) => Promise<T>): Promise<T> {
+    let pinned: PinnedFolder | undefined;
+    try {
+      const parent = await this.confinement.pinParent(path);
+      pinned = parent.pinned;
+      return await work(pinned.at(parent.name), pinned);
+    } catch (error) {
+      throw toFsError(error, path);
+    } finally {
+      pinned?.release();
+    }
+  }
+
+  /** #inParent for the two ends of a move or copy, resolved to `fromReal` and `toReal`; errors as `from`'s. */
+  async #inParents(
+    fromReal: string,
+    from: string,
+    toReal: string,
+    to: string,
+    work: (fromAt: string, toAt: string, toFolder: PinnedFolder, fromFolder: PinnedFolder) => Promise<void>,
+  ): Promise<void> {
+    const held: PinnedFolder[] = [];
+    try {
+      const source = await this.confinement.pinParent(fromReal, from);
+      held.push(source.pinned);
+      const target = await this.confinement.pinParent(toReal, to);
+      held.push(target.pinned);
+      await work(source.pinned.at(source.name), target.pinned.at(target.name), target.pinned, source.pinned);
+    } catch (error) {
+      throw toFsError(error, from);
+    } finally {
+      for (const pinned of held) pinned.release();
+    }
+  }
+
   /**
    * The shared preamble of rename and copy: both entries (not followed) and their real locations, checked
    * in a fixed order so every backend reports the same code. Returns undefined when both name the same entry.
@@ -581,6 +650,11 @@ export class NodeFileSystem implements FileSystem {
     }
     return { source, target, fromReal, toReal };
   }
+}
+
+/** rm -r of a folder entry: through descriptors, never following a link, where its folder is confined. */
+function removeTree(at: string, folder: PinnedFolder): Promise<void> {
+  return folder.confined ? removeTreeBeneath(at) : fsp.rm(at, { recursive: true });
 }
 
 /**

@@ -57,6 +57,10 @@ export class ObservedFileSystem implements FileSystem {
     if (inner.watch) this.watch = (path, onEvent) => inner.watch!(path, onEvent);
   }
 
+  confine(folder: string): void {
+    this.inner.confine?.(folder);
+  }
+
   // ---- reads: passed through, whatever arguments the interface gives them ----------------------------------
 
   stat(...args: Parameters<FileSystem['stat']>): Promise<FileStat> {

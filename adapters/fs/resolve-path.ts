@@ -6,8 +6,9 @@
  * the walk, and so every answer it leads to, is the same for both.
  */
 import { checkPath } from './arguments.ts';
+import type { ConfinedFolders } from './confined-folders.ts';
 import { FsError } from './fs-error.ts';
-import { segments } from './posix-path.ts';
+import { normalize, segments } from './posix-path.ts';
 
 const MAX_SYMLINK_HOPS = 40;
 
@@ -28,7 +29,22 @@ export type Resolved<D, N> =
   /** The path ended on a folder reached through "/", ".." or a link's text: the last of `folders`, at `names`. */
   | { kind: 'folder'; folders: D[]; names: string[] };
 
-export function resolvePath<D, N>(path: string, followLast: boolean, tree: PathTree<D, N>): Resolved<D, N> {
+/**
+ * `confined`: a path lexically inside a confined folder must end inside it (FileSystem.confine), else
+ * `permission-denied` — where the walk ended is the real path: the folders' names, and the last name.
+ */
+export function resolvePath<D, N>(path: string, followLast: boolean, tree: PathTree<D, N>, confined?: ConfinedFolders): Resolved<D, N> {
+  const found = walk(path, followLast, tree);
+  if (confined === undefined || confined.empty) return found;
+  const folder = confined.folderOf(normalize(path));
+  if (folder !== undefined) {
+    const names = found.kind === 'entry' ? [...found.names, found.name] : found.names;
+    confined.check(path, `/${names.join('/')}`, folder);
+  }
+  return found;
+}
+
+function walk<D, N>(path: string, followLast: boolean, tree: PathTree<D, N>): Resolved<D, N> {
   checkPath(path);
   const queue = segments(path);
   const folders: D[] = [tree.root];

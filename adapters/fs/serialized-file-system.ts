@@ -52,6 +52,10 @@ export class SerializedFileSystem implements FileSystem {
     if (inner.watch) this.watch = (path, onEvent) => inner.watch!(path, onEvent);
   }
 
+  confine(folder: string): void {
+    this.inner.confine?.(folder);
+  }
+
   /** Keys held or waited for right now (0 when idle: entries never outlive their holders). */
   get pendingLocks(): number {
     return this.locks.size;

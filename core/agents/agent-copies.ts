@@ -72,7 +72,21 @@ export function createAgentCopies(options: AgentCopiesOptions): AgentCopies {
   async function paths(): Promise<{ root: string; dir: string }> {
     const root = await options.root();
     realDir = isInside(configuredRoot, configuredDir) ? join(root, relativeTo(configuredRoot, configuredDir)) : configuredDir;
+    if (!isInside(root, realDir)) await confineDir(realDir);
     return { root, dir: realDir };
+  }
+
+  // A folder outside the root is confined too (FileSystem.confine), once it exists and if it is a real path (a
+  // caller's path through a link would name nothing the check could match).
+  let confinedDir: string | undefined;
+  async function confineDir(dir: string): Promise<void> {
+    if (unrestricted || !fs.confine || confinedDir === dir) return;
+    try {
+      if ((await fs.realpath(dir)) === dir) fs.confine(dir);
+      confinedDir = dir;
+    } catch {
+      // Not made yet: the next call looks again.
+    }
   }
 
   const copyOf = (dir: string, agent: string) => join(dir, agent);

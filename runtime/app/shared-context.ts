@@ -47,6 +47,9 @@ export function sharedContext(options: WorkspaceAppOptions, parts: SharedContext
     contextFor(root) {
       if (shared?.root === root) return shared;
       const { fs, agents } = files;
+      // The adapter keeps every call on a path in the root inside it while the tree changes under the call (a
+      // folder swapped for a link out): resolve() below decides on real paths, this keeps the decision true.
+      if (!unrestricted) fs.confine?.(root);
       void jobs?.close();
       const projects = buildProjects(options, { fs, root, limits, changes, terminals, excluded: files.excluded });
       jobs = projects.jobs;

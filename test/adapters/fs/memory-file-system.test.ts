@@ -8,6 +8,14 @@ runFileSystemContract('MemoryFileSystem', async () => {
   return { fs, root: '/ws', cleanup: async () => {} };
 });
 
+// The same contract where the daemon uses it: confined to the folder it serves (FileSystem.confine).
+runFileSystemContract('MemoryFileSystem confined to its root', async () => {
+  const fs = new MemoryFileSystem();
+  await fs.mkdir('/ws');
+  fs.confine('/ws');
+  return { fs, root: '/ws', cleanup: async () => {} };
+});
+
 describe('MemoryFileSystem specifics', () => {
   it('seeds files and their parent folders from absolute paths', async () => {
     const fs = new MemoryFileSystem({ '/ws/a/b.txt': 'bee', '/ws/bin': new Uint8Array([0, 1, 2]) });

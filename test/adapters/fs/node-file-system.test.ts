@@ -23,6 +23,14 @@ runFileSystemContract('NodeFileSystem', async () => {
   };
 });
 
+// The same contract where the daemon uses it: confined to the folder it serves (adapters/fs/node-confinement.ts).
+runFileSystemContract('NodeFileSystem confined to its root', async () => {
+  const root = await makeRoot();
+  const fs = new NodeFileSystem();
+  fs.confine(root);
+  return { fs, root, cleanup: () => nodeFs.rm(root, { recursive: true, force: true }) };
+});
+
 describe('NodeFileSystem specifics', () => {
   let root: string;
   const fs = new NodeFileSystem();

@@ -230,7 +230,7 @@ describe('POST /workspace/copy on the real disk', () => {
     // The disk fills up at the 30th file while others are in flight (adapters/fs/node-copy-tree.ts) and finish
     // later. The staged copy's removal must not start before they have: a file landing in a folder that
     // `rm -r` already listed makes the removal fail, and the half copy stays.
-    const [realCopyFile, realRm] = [fsPromises.copyFile, fsPromises.rm];
+    const [realCopyFile, realRm, realUnlink, realRmdir] = [fsPromises.copyFile, fsPromises.rm, fsPromises.unlink, fsPromises.rmdir];
     const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     let started = 0;
     let inFlight = 0;
@@ -260,10 +260,22 @@ describe('POST /workspace/copy on the real disk', () => {
         inFlight--;
       }
     };
-    fsPromises.rm = async (path, options) => {
+    // The removal: `rm -r`, or (the adapter confined to the root) its own walk, which unlinks and rmdirs.
+    const removal = () => {
       removing = true;
       removalStarts();
+    };
+    fsPromises.rm = async (path, options) => {
+      removal();
       return realRm(path, options);
+    };
+    fsPromises.unlink = async (path) => {
+      removal();
+      return realUnlink(path);
+    };
+    fsPromises.rmdir = async (path, options) => {
+      removal();
+      return realRmdir(path, options);
     };
     syncBuiltinESMExports();
     try {
@@ -274,7 +286,7 @@ describe('POST /workspace/copy on the real disk', () => {
         data: undefined,
       });
     } finally {
-      [fsPromises.copyFile, fsPromises.rm] = [realCopyFile, realRm];
+      [fsPromises.copyFile, fsPromises.rm, fsPromises.unlink, fsPromises.rmdir] = [realCopyFile, realRm, realUnlink, realRmdir];
       syncBuiltinESMExports();
     }
     expect(removing).toBe(true);

@@ -1,0 +1,215 @@
+/**
+ * Keeps NodeFileSystem inside the folders it is confined to while the tree changes under a request
+ * (docs/architecture.md#confinement).
+ *
+ * Containment is decided above the adapter on real paths (core/paths/resolve-inside-root.ts), and the adapter is
+ * then handed that real path. Between the two, another process (an agent's shell, a checkout) can replace a folder
+ * on the way with a link out of the root: opening the same path string then reads, lists or writes outside. Linux
+ * has openat2(RESOLVE_BENEATH) for this, but Node exposes no *at() calls. What it does expose is enough:
+ *
+ * - an open descriptor's real location is `/proc/self/fd/N`'s link text, so a read checks the very file it opened
+ *   before a byte is read (`checkOpened`);
+ * - `/proc/self/fd/N/name` is looked up *inside the folder descriptor N holds*, whatever its path has become, so
+ *   a write, a move or a removal opens the folder (checked), then works on `name` in it (`pinFolder`): a folder
+ *   swapped above it afterwards changes nothing;
+ * - folders created or removed level by level (`makeFoldersUnder`, `removeTreeBeneath`) hold each level's
+ *   descriptor, and never step into a link (O_NOFOLLOW).
+ *
+ * Only paths lexically inside a confining folder are checked; what the daemon reads elsewhere (templates, its
+ * cache) is not. Links inside the folder keep working: the check is where the descriptor lands, not how. Without
+ * `/proc` (not Linux, or not mounted) there is nothing to check with, and paths are used as they are.
+ */
+import * as fsc from 'node:fs';
+import { constants } from 'node:fs';
+import * as fsp from 'node:fs/promises';
+import { ConfinedFolders, escaped } from './confined-folders.ts';
+import { FsError } from './fs-error.ts';
+import { basename, dirname, join, normalize, segments } from './posix-path.ts';
+
+const PROC_FD = '/proc/self/fd';
+/** Checked once: a sandbox without /proc mounted gets the unconfined behaviour, not a daemon that fails. */
+const HAS_PROC_FD = (() => {
+  try {
+    return fsc.statSync(PROC_FD).isDirectory();
+  } catch {
+    return false;
+  }
+})();
+
+const OPEN_FOLDER = constants.O_RDONLY | constants.O_DIRECTORY;
+const OPEN_FOLDER_NO_LINK = OPEN_FOLDER | constants.O_NOFOLLOW;
+
+/** A folder held open: `at(name)` names an entry in it, however the folder's own path changes meanwhile. */
+export interface PinnedFolder {
+  /** The folder itself (its descriptor's path, or the plain path when nothing is confined). */
+  readonly self: string;
+  /** Held by a descriptor (the path was confined): entries below are removed and copied without following links. */
+  readonly confined: boolean;
+  at(name: string): string;
+  release(): void;
+}
+
+/** The descriptor's path: `/proc/self/fd/N`, which always means the folder (or file) N holds. */
+export function descriptorPath(fd: number): string {
+  return `${PROC_FD}/${fd}`;
+}
+
+export class Confinement {
+  readonly #folders = new ConfinedFolders();
+
+  /** From now on, a path inside `folder` may not lead outside it. `folder` must be a real, normalised path. */
+  add(folder: string): void {
+    if (HAS_PROC_FD) this.#folders.add(folder);
+  }
+
+  /** The folder `path` must stay inside, or undefined when it is not confined. */
+  folderOf(path: string): string | undefined {
+    return this.#folders.empty ? undefined : this.#folders.folderOf(path);
+  }
+
+  /**
+   * Throws (permission-denied) when the descriptor `fd`, opened for `path`, is outside the folder confining
+   * `path`. The link text is read synchronously: /proc answers from memory, never the disk, and a thread-pool
+   * round-trip would cost more than the call (this runs on every read).
+   */
+  checkOpened(fd: number, path: string, folder = this.folderOf(path)): void {
+    if (folder === undefined) return;
+    let real: string;
+    try {
+      real = fsc.readlinkSync(descriptorPath(fd));
+    } catch {
+      throw escaped(path, folder);
+    }
+    // A file removed while open reads "<path> (deleted)": where it was is what counts.
+    if (real.endsWith(' (deleted)')) real = real.slice(0, -' (deleted)'.length);
+    this.#folders.check(path, real, folder);
+  }
+
+  /**
+   * Opens the folder `path` (links followed, as the caller resolved them) and checks where it landed, for work on
+   * the entries in it. Unconfined paths come back as they are, with nothing to release.
+   */
+  async pinFolder(path: string, confining = path): Promise<PinnedFolder> {
+    const folder = this.folderOf(confining);
+    if (folder === undefined) return { self: path, confined: false, at: (name) => join(path, name), release: () => {} };
+    return this.#open(path, OPEN_FOLDER, confining, folder);
+  }
+
+  /**
+   * pinFolder of the folder holding `path`, for work on `path`'s own entry: `{pinned, name}`. `confining` is the
+   * path the caller was asked for, when `path` is where it resolved to.
+   */
+  async pinParent(path: string, confining = path): Promise<{ pinned: PinnedFolder; name: string }> {
+    const normal = normalize(path);
+    return { pinned: await this.pinFolder(dirname(normal), normalize(confining)), name: basename(normal) };
+  }
+
+  /**
+   * mkdir -p of `path`, one level at a time inside its confining folder: each level is created in the folder held
+   * open above it and opened in turn (a link on the way is followed only if it stays inside). Returns the first
+   * folder created (undefined when all existed), as fs.mkdir's recursive form does.
+   */
+  async makeFolders(path: string): Promise<string | undefined> {
+    const target = normalize(path);
+    const folder = this.folderOf(target);
+    if (folder === undefined) return fsp.mkdir(target, { recursive: true });
+    let current = folder;
+    let pinned = await this.#open(folder, OPEN_FOLDER, folder, folder);
+    let first: string | undefined;
+    try {
+      for (const name of segments(target.slice(folder.length))) {
+        current = join(current, name);
+        try {
+          await fsp.mkdir(pinned.at(name));
+          first ??= current;
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        }
+        let next: PinnedFolder;
+        try {
+          next = await this.#open(pinned.at(name), OPEN_FOLDER, current, folder);
+        } catch (error) {
+          // Something that is not a folder is there: the folder asked for exists as something else (EEXIST, as
+          // mkdir -p says), or a folder on the way is not one.
+          if ((error as NodeJS.ErrnoException).code !== 'ENOTDIR') throw error;
+          throw current === target ? new FsError('exists', target) : new FsError('not-directory', current);
+        }
+        pinned.release();
+        pinned = next;
+      }
+    } finally {
+      pinned.release();
+    }
+    return first;
+  }
+
+  async #open(path: string, flags: number, reported: string, folder: string): Promise<PinnedFolder> {
+    const fd = await openDescriptor(path, flags);
+    try {
+      this.checkOpened(fd, reported, folder);
+    } catch (error) {
+      fsc.close(fd, () => {});
+      throw error;
+    }
+    return pinnedAt(fd);
+  }
+}
+
+function openDescriptor(path: string, flags: number): Promise<number> {
+  return new Promise((resolve, reject) => fsc.open(path, flags, (error, fd) => (error ? reject(error) : resolve(fd))));
+}
+
+function pinnedAt(fd: number): PinnedFolder {
+  const self = descriptorPath(fd);
+  let open = true;
+  return {
+    self,
+    confined: true,
+    at: (name) => `${self}/${name}`,
+    release: () => {
+      if (open) fsc.close(fd, () => {});
+      open = false;
+    },
+  };
+}
+
+/**
+ * rm -r of the entry at `path` (a pinned folder's entry, or a plain path) without ever stepping through a link:
+ * each folder is opened with O_NOFOLLOW and emptied through its descriptor, so a folder below swapped for a link
+ * meanwhile loses the link, never what it points at. Gone already is fine.
+ */
+export async function removeTreeBeneath(path: string): Promise<void> {
+  let fd: number;
+  try {
+    fd = await openDescriptor(path, OPEN_FOLDER_NO_LINK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return;
+    // A link (ELOOP) or anything else that is not a folder: the entry itself goes.
+    if (code === 'ELOOP' || code === 'ENOTDIR') return unlinkIfThere(path);
+    throw error;
+  }
+  const self = descriptorPath(fd);
+  try {
+    for (const entry of await fsp.readdir(self, { withFileTypes: true })) {
+      const child = `${self}/${entry.name}`;
+      if (entry.isDirectory()) await removeTreeBeneath(child);
+      else await unlinkIfThere(child).catch((error: NodeJS.ErrnoException) => (error.code === 'EISDIR' ? removeTreeBeneath(child) : Promise.reject(error)));
+    }
+  } finally {
+    fsc.close(fd, () => {});
+  }
+  try {
+    await fsp.rmdir(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
+async function unlinkIfThere(path: string): Promise<void> {
+  try {
+    await fsp.unlink(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
