@@ -1,8 +1,8 @@
 /**
  * `npm run soak -- fuzz-paths`: hostile paths by the hundred thousand through every path-taking route of every
  * dialect (test/support/hardening/path-routes.ts), on the disk, memory, an agent's private copy and a Durable Object
- * in workerd, with the swap link flipping the whole time. Bounds: escapes = 0, 5xx = 0, refusals out of their
- * dialect's shape = 0. The seed is random and printed first; `FUZZ_SEED=<n>` replays a run. Each finding is written
+ * in workerd, with the swap link flipping and a folder traded for a link out the whole time. Bounds: escapes = 0,
+ * 5xx = 0, refusals out of their dialect's shape = 0. The seed is random and printed first; `FUZZ_SEED=<n>` replays a run. Each finding is written
  * to findings.json in the output folder. The suite runs the same harness with small counts
  * (test/hardening/path-fuzz.test.ts).
  */

@@ -77,7 +77,7 @@ describe.each(['node', 'overlay', 'memory', 'durable-object'])('hostile paths on
     expect(rows.map((row) => PATH_ROUTES[row]!.route)).toContain(name === 'overlay' ? 'GET /workspace/file' : 'GET /workspace-files/read');
   });
 
-  it('fast-check batches with the swap link flipping: no escape, no 5xx, refusals in shape', async () => {
+  it('fast-check batches with the swap link flipping and a folder traded for a link out: no escape, no 5xx, refusals in shape', async () => {
     const target = targets.get(name)!;
     await fc.assert(
       fc.asyncProperty(fc.array(caseArbitrary(target), { minLength: 1, maxLength: BATCH }), async (cases) => {

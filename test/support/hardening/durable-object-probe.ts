@@ -8,6 +8,7 @@
  * - `links {links: [{path, target}]}`: (re)makes links;
  * - `outside {outside, files}`: removes every top-level entry but the root, then writes the outside folder;
  * - `point {path, target}`: flips a link atomically (a new link renamed over it);
+ * - `swap-folder {root, outside, out}`: trades the folder `swapped` for a link to the outside folder, or back;
  * - `snapshot {folder, skip}`: the tree under `folder` as ./escape-oracle.ts's Snapshot.
  *
  * Files inside the root are reset through the API instead (./path-fuzz-targets.ts), so the object's change feed and
@@ -84,6 +85,23 @@ export class FuzzProbedWorkspaceObject extends WorkspaceObject {
         }
         return Response.json({ ok: true });
       }
+      case 'swap-folder': {
+        // The folder 'swapped' traded for a link to the outside folder, or back (hostile-paths.ts, swapFolderThrough).
+        const folder = body.root + '/swapped';
+        const held = body.root + '/.swapped-held';
+        try {
+          if (body.out) {
+            await fs.rename(folder, held);
+            await fs.symlink(body.outside, folder);
+          } else {
+            await fs.remove(folder);
+            await fs.rename(held, folder);
+          }
+        } catch {
+          // A request moved or removed the folder (allowed: it is inside); the next reset makes it again.
+        }
+        return Response.json({ ok: true });
+      }
       case 'snapshot':
         return Response.json(await snapshot(fs, body.folder, body.skip));
       default:
@@ -97,7 +115,7 @@ export interface DurableObjectProbe {
   readonly token: string;
   /** A request to the workspace, `target` relative to its base `/w/<id>`. */
   fetch(target: string, init: RequestInit): Promise<Response>;
-  op(name: 'links' | 'outside' | 'point' | 'snapshot', body: unknown): Promise<unknown>;
+  op(name: 'links' | 'outside' | 'point' | 'swap-folder' | 'snapshot', body: unknown): Promise<unknown>;
   openWs(): Promise<WsChannel>;
   close(): Promise<void>;
 }

@@ -12,7 +12,8 @@
  * decoys in the temp folder), single and double percent-encoding, backslashes, NUL and control characters,
  * segments over 255 bytes and paths over 4096, Unicode look-alikes of `.` and `/` (U+2024, U+FF0E, U+2215,
  * U+FF0F, U+2044, U+FE52) and NFC/NFD variants, over the fixture's own names and links (which may point inside,
- * outside, down chains, nowhere, at themselves, or be flipped while requests run: LinkSwapper).
+ * outside, down chains, nowhere, at themselves, or be flipped while requests run: LinkSwapper), and through a
+ * folder LinkSwapper trades for a link to the outside folder and back while requests run.
  */
 import fc from 'fast-check';
 
@@ -25,10 +26,13 @@ export const FUZZ_SEED_FILES: Readonly<Record<string, string>> = {
   'café.txt': 'NFC name\n',
   'scratch/src.txt': 'a move or copy source\n',
   'empty/': '',
+  // The folder FolderSwapper trades for a link to the outside folder: the same names on both sides.
+  'swapped/secret.txt': 'an inside file where the outside one will be\n',
+  'swapped/sub/deep.txt': 'inside deep\n',
 };
 
 /** Names the generator uses for segments: the fixture's own, so many paths land on something that exists. */
-const INSIDE_NAMES = ['inside.txt', 'secret.txt', 'dir', 'nested.txt', 'sub', 'deep.txt', 'café.txt', 'scratch', 'empty', 'links', 'repo', '.agents', '.git'];
+const INSIDE_NAMES = ['inside.txt', 'secret.txt', 'dir', 'nested.txt', 'sub', 'deep.txt', 'café.txt', 'scratch', 'empty', 'links', 'repo', '.agents', '.git', 'swapped'];
 
 /** The outside folder's files; `MARKER` is replaced by the run's marker. The last one carries it in its name. */
 export function outsideFiles(marker: string): Record<string, string> {
@@ -88,6 +92,9 @@ export const linkSetArbitrary: fc.Arbitrary<LinkSpec[]> = fc
 /** The two links LinkSwapper flips: `swap` itself, and a chain that ends in it. */
 export const SWAP_LINK = 'links/swap';
 export const SWAP_CHAIN_LINK = 'links/swap-chain';
+/** The folder LinkSwapper trades for a link to the outside folder, and where the folder waits meanwhile. */
+export const SWAPPED_FOLDER = 'swapped';
+export const SWAPPED_HELD = '.swapped-held';
 
 /** A link to make: its path relative to the root and its text. */
 export interface LinkToMake {
@@ -137,6 +144,33 @@ export function renderLinks(specs: readonly LinkSpec[], root: string, outside: s
 export interface LinkFlipper {
   /** Points `SWAP_LINK` at `target` (atomically where the backend can: a new link renamed over the old). */
   point(target: string): Promise<void>;
+  /**
+   * Trades the folder `SWAPPED_FOLDER` for a link to the outside folder (`out`), or back: a request that resolved a
+   * path in the folder (inside) and then uses it finds the link there. Ignores a fixture a request changed.
+   */
+  swapFolder(out: boolean): Promise<void>;
+}
+
+/** swapFolder over a backend's own calls (the memory fs, the Node fs, the Durable Object's). */
+export async function swapFolderThrough(
+  fs: { rename(from: string, to: string): Promise<void>; symlink(target: string, path: string): Promise<void>; remove(path: string): Promise<void> },
+  root: string,
+  outside: string,
+  out: boolean,
+): Promise<void> {
+  const folder = `${root}/${SWAPPED_FOLDER}`;
+  const held = `${root}/${SWAPPED_HELD}`;
+  try {
+    if (out) {
+      await fs.rename(folder, held);
+      await fs.symlink(outside, folder);
+    } else {
+      await fs.remove(folder);
+      await fs.rename(held, folder);
+    }
+  } catch {
+    // A request moved or removed the folder (allowed: it is inside); the next reset makes it again.
+  }
 }
 
 /**
@@ -158,7 +192,9 @@ export class LinkSwapper {
     this.#stop = false;
     this.#running = (async () => {
       while (!this.#stop) {
-        await this.flipper.point(this.flips % 2 === 0 ? this.outside : '../dir');
+        // Even steps flip the link, odd ones trade the folder: each changes every other step.
+        if (this.flips % 2 === 0) await this.flipper.point(this.flips % 4 === 0 ? this.outside : '../dir');
+        else await this.flipper.swapFolder(this.flips % 4 === 1);
         this.flips++;
         // Yield to the requests between flips: the point is to interleave with them, not to starve them.
         await new Promise((resolve) => setImmediate(resolve));
@@ -172,6 +208,7 @@ export class LinkSwapper {
     await this.#running;
     this.#running = undefined;
     await this.flipper.point('../dir');
+    await this.flipper.swapFolder(false);
   }
 }
 
@@ -253,6 +290,8 @@ function classicEscape(targets: PathTargets): fc.Arbitrary<string> {
       ...targets.decoys,
       ...targets.decoys.map((decoy) => `${decoy}/inner.txt`),
     ),
+    // Through the folder traded for a link out while requests run, then more path.
+    fc.constantFrom('', '/', '/secret.txt', '/sub', '/sub/deep.txt', '/new.txt', '/sub/new.txt', '/new-folder/new.txt').map((rest) => SWAPPED_FOLDER + rest),
     // Through the links: a link to outside, then more path.
     fc.tuple(fc.constantFrom(...targets.links), fc.constantFrom('', '/', '/secret.txt', '/sub/deep.txt', '/..', '/../secret.txt', '/new.txt', '/deep.txt', '/nested.txt')).map(([link, rest]) => link + rest),
   );

@@ -1,8 +1,9 @@
 /**
  * Runs batches of hostile paths (./hostile-paths.ts) through the rows of ./path-routes.ts against one backend
- * (./path-fuzz-targets.ts), with the swap link flipping the whole time, and judges each batch with the escape
- * oracle (./escape-oracle.ts). The suite (test/hardening/path-fuzz.test.ts) wraps `runBatch` in `fc.assert`, so a
- * failing batch shrinks to the one request that fails; `npm run soak -- fuzz-paths` counts over many batches.
+ * (./path-fuzz-targets.ts), with the swap link flipping and the folder `swapped` traded for a link out the whole
+ * time, and judges each batch with the escape oracle (./escape-oracle.ts). The suite
+ * (test/hardening/path-fuzz.test.ts) wraps `runBatch` in `fc.assert`, so a failing batch shrinks to the one request
+ * that fails; `npm run soak -- fuzz-paths` counts over many batches.
  */
 import fc from 'fast-check';
 import { isInside } from '../../../adapters/fs/posix-path.ts';
@@ -98,8 +99,8 @@ export async function closeSession(session: TargetSession): Promise<void> {
 }
 
 /**
- * Sends every case (at most `concurrency` at a time) with the swap link flipping, then checks the oracle and puts
- * the fixture back. Findings name the case, so a shrunk failure reads as one request.
+ * Sends every case (at most `concurrency` at a time) with the swap link flipping and the folder traded for a link
+ * out (LinkSwapper), then checks the oracle and puts the fixture back. Findings name the case, so a shrunk failure reads as one request.
  */
 export async function runBatch(session: TargetSession, cases: readonly FuzzCase[], { concurrency = 8, swap = true } = {}): Promise<BatchResult> {
   const { target } = session;

@@ -26,7 +26,7 @@ import { createNodeWorkspaceApp, type NodeWorkspaceApp } from '../../../runtime/
 import { panelAssetsFrom } from '../../../runtime/panel/panel-assets.ts';
 import { TEST_TOKEN } from '../workspace.ts';
 import { startDurableObjectProbe, type DurableObjectProbe } from './durable-object-probe.ts';
-import { FUZZ_SEED_FILES, outsideFiles, renderLinks, SWAP_LINK, type LinkFlipper, type LinkSpec, type LinkToMake } from './hostile-paths.ts';
+import { FUZZ_SEED_FILES, outsideFiles, renderLinks, SWAP_LINK, swapFolderThrough, type LinkFlipper, type LinkSpec, type LinkToMake } from './hostile-paths.ts';
 import { snapshotTree, type Snapshot, type TreeReader } from './escape-oracle.ts';
 import type { HttpCall, Need } from './path-routes.ts';
 import { WsChannel } from './ws-channel.ts';
@@ -105,9 +105,10 @@ function fileSystemReader(fs: FileSystem): TreeReader {
 }
 
 /** Flips the swap link atomically: a new link beside it, renamed over it. */
-function fileSystemFlipper(fs: FileSystem, root: string): LinkFlipper {
+function fileSystemFlipper(fs: FileSystem, root: string, outside: string): LinkFlipper {
   let n = 0;
   return {
+    swapFolder: (out) => swapFolderThrough(fs, root, outside, out),
     async point(target) {
       const temp = `${root}/links/.swap-${n++}`;
       try {
@@ -228,7 +229,7 @@ export async function diskTargets(specs: readonly LinkSpec[], marker: string): P
     links: links.map((link) => link.path),
     fetch: inProcess((request) => app.fetch(request)),
     openWs: () => openNodeWs(url),
-    flipper: fileSystemFlipper(fs, root),
+    flipper: fileSystemFlipper(fs, root, outside),
     reset: () => resetThrough(fs, root, links),
     outsideSnapshot,
     insideSnapshot: () => snapshotTree(diskReader, root),
@@ -278,7 +279,7 @@ export async function memoryTarget(specs: readonly LinkSpec[], marker: string): 
     agent: undefined,
     fetch: inProcess((request) => app.fetch(request)),
     openWs: () => openNodeWs(url),
-    flipper: fileSystemFlipper(fs, root),
+    flipper: fileSystemFlipper(fs, root, outside),
     reset: () => resetThrough(fs, root, links),
     outsideSnapshot: () => snapshotTree(reader, '/', new Set([root])),
     insideSnapshot: () => snapshotTree(reader, root),
@@ -330,7 +331,10 @@ export async function durableObjectTarget(specs: readonly LinkSpec[], marker: st
         ...(call.body === undefined ? {} : { body: call.body as BodyInit }),
       }),
     openWs: () => probe.openWs(),
-    flipper: { point: async (target) => void (await probe.op('point', { path: `${root}/${SWAP_LINK}`, target })) },
+    flipper: {
+      point: async (target) => void (await probe.op('point', { path: `${root}/${SWAP_LINK}`, target })),
+      swapFolder: async (out) => void (await probe.op('swap-folder', { root, outside, out })),
+    },
     reset,
     outsideSnapshot: async () => (await probe.op('snapshot', { folder: '/', skip: [root] })) as Snapshot,
     insideSnapshot: async () => (await probe.op('snapshot', { folder: root, skip: [] })) as Snapshot,
