@@ -24,7 +24,7 @@ import { constants } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { ConfinedFolders, escaped } from './confined-folders.ts';
 import { FsError } from './fs-error.ts';
-import { basename, dirname, join, normalize, segments } from './posix-path.ts';
+import { basename, dirname, isInside, join, normalize, segments } from './posix-path.ts';
 
 const PROC_FD = '/proc/self/fd';
 /** Checked once: a sandbox without /proc mounted gets the unconfined behaviour, not a daemon that fails. */
@@ -54,6 +54,25 @@ export function descriptorPath(fd: number): string {
   return `${PROC_FD}/${fd}`;
 }
 
+/**
+ * Whether the open descriptor `fd` is inside `folder` (a real path), for readers that open files themselves (the
+ * search workers). True where there is no /proc to tell.
+ */
+export function landedInside(fd: number, folder: string): boolean {
+  if (!HAS_PROC_FD) return true;
+  try {
+    return isInside(folder, realOf(fd));
+  } catch {
+    return false;
+  }
+}
+
+/** Where the descriptor is: its /proc link text, without the " (deleted)" of a file removed while open. */
+function realOf(fd: number): string {
+  const real = fsc.readlinkSync(descriptorPath(fd));
+  return real.endsWith(' (deleted)') ? real.slice(0, -' (deleted)'.length) : real;
+}
+
 export class Confinement {
   readonly #folders = new ConfinedFolders();
 
@@ -76,12 +95,10 @@ export class Confinement {
     if (folder === undefined) return;
     let real: string;
     try {
-      real = fsc.readlinkSync(descriptorPath(fd));
+      real = realOf(fd);
     } catch {
       throw escaped(path, folder);
     }
-    // A file removed while open reads "<path> (deleted)": where it was is what counts.
-    if (real.endsWith(' (deleted)')) real = real.slice(0, -' (deleted)'.length);
     this.#folders.check(path, real, folder);
   }
 

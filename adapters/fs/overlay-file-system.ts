@@ -43,7 +43,8 @@ import type {
 import { FsError, isFsError } from './fs-error.ts';
 import { copyAcross } from './overlay/copy-across.ts';
 import type { Whiteouts } from './overlay/whiteouts.ts';
-import { basename, dirname, isInside, join, relativeTo, segments } from './posix-path.ts';
+import { basename, dirname, isInside, join, normalize, relativeTo, segments } from './posix-path.ts';
+import { ConfinedFolders } from './confined-folders.ts';
 
 export type OverlayLayer = 'upper' | 'lower';
 
@@ -103,6 +104,8 @@ export class OverlayFileSystem implements FileSystem {
   private readonly whiteouts: Whiteouts;
   private readonly hidden: readonly string[];
   private readonly rootFolder: Folder;
+  /** FileSystem.confine: content, listings and changes on a path in a confined folder end inside it. */
+  private readonly confined = new ConfinedFolders();
 
   constructor(options: OverlayOptions) {
     checkPath(options.root);
@@ -122,10 +125,18 @@ export class OverlayFileSystem implements FileSystem {
     };
   }
 
+  /**
+   * The merged view follows links itself (a link's text means what it would at the overlaid path), so it is the
+   * one to check where a walk ended: the layers only ever see the path it ended at.
+   */
+  confine(folder: string): void {
+    this.confined.add(folder);
+  }
+
   /** Which layer answers for `path` (links followed): undefined when nothing is there. */
   async layerOf(path: string): Promise<OverlayLayer | undefined> {
     try {
-      return (await this.lookup(path, true)).entry?.layer;
+      return (await this.lookup(path, true, false)).entry?.layer;
     } catch (error) {
       if (isFsError(error, 'not-found') || isFsError(error, 'not-directory')) return undefined;
       throw this.fromLayers(error);
@@ -133,11 +144,11 @@ export class OverlayFileSystem implements FileSystem {
   }
 
   stat(path: string): Promise<FileStat> {
-    return this.guard(async () => this.existing(await this.lookup(path, true), path).stat);
+    return this.guard(async () => this.existing(await this.lookup(path, true, false), path).stat);
   }
 
   lstat(path: string): Promise<FileStat> {
-    return this.guard(async () => this.existing(await this.lookup(path, false), path).stat);
+    return this.guard(async () => this.existing(await this.lookup(path, false, false), path).stat);
   }
 
   readdir(path: string, options?: { limit?: number }): Promise<DirEntry[]> {
@@ -161,7 +172,7 @@ export class OverlayFileSystem implements FileSystem {
 
   realpath(path: string): Promise<string> {
     return this.guard(async () => {
-      const found = await this.lookup(path, true);
+      const found = await this.lookup(path, true, false); // where it leads, even outside: the caller judges that
       this.existing(found, path);
       return found.path;
     });
@@ -350,7 +361,13 @@ export class OverlayFileSystem implements FileSystem {
    * per lookup. Throws not-found / not-directory / loop for the path up to its last name; the last entry may
    * be missing (entry undefined), in which case `path` is where it would be created.
    */
-  private async lookup(path: string, followLast: boolean): Promise<Found> {
+  private async lookup(path: string, followLast: boolean, confine = true): Promise<Found> {
+    const found = await this.walk(path, followLast);
+    if (confine && !this.confined.empty) this.confined.check(path, found.path, this.confined.folderOf(normalize(path)));
+    return found;
+  }
+
+  private async walk(path: string, followLast: boolean): Promise<Found> {
     checkPath(path);
     const inside = this.covers(path);
     if (inside && path !== this.root) {

@@ -1,4 +1,4 @@
-import { appendFile, mkdir, readFile, realpath } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
 import { GitError, runGit, type GitResult } from './run-git.ts';
 import type { GitRepository, WorktreeAdapter } from './worktree-adapter.ts';
@@ -24,6 +24,9 @@ export class GitWorktreeAdapter implements WorktreeAdapter {
 
   repositoryOf(dir: string): Promise<GitRepository | undefined> {
     return this.serial(async () => {
+      // A folder not on this disk (a root served from another backend) is in no repository git could act on;
+      // git would not even start there.
+      if (!(await stat(dir).then((found) => found.isDirectory(), () => false))) return undefined;
       const top = await this.git(['rev-parse', '--show-toplevel'], dir);
       if (top.code !== 0) return undefined;
       // An unborn branch has nothing to check out: such a root gets a plain copy.

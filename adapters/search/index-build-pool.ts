@@ -18,6 +18,8 @@ export interface IndexBuildPoolOptions {
   store?: DiskIndexStore;
   /** Text bytes per shard (default SHARD_TEXT_BYTES; tests use small ones to get many shards). */
   shardTextBytes?: number;
+  /** The folder every file read must be inside, even when the tree changes meanwhile (the workspace's real root). */
+  within?: string;
 }
 
 const WORKER_URL = new URL('./index-build-worker.ts', import.meta.url);
@@ -54,6 +56,7 @@ export function createIndexBuildPool(options: IndexBuildPoolOptions = {}): Index
           const name = job.shardName(base, end - start);
           const message: BuildRunMessage = {
             type: 'run',
+            ...(options.within === undefined ? {} : { within: options.within }),
             run,
             base,
             files: job.files.slice(start, end).map((entry) => [entry.absolutePath, entry.size]),

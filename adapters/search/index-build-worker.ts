@@ -11,6 +11,7 @@ import { indexFileBytes } from '../../core/search/content-index/index-builder.ts
 import { FileFlags } from '../../core/search/content-index/index-entry.ts';
 import { ShardBuilder } from '../../core/search/content-index/shard-builder.ts';
 import { TrigramCollector } from '../../core/search/content-index/trigrams.ts';
+import { landedInside } from '../fs/node-confinement.ts';
 import { writeFileAtomicSync } from './index-store-disk.ts';
 
 export interface BuildRunMessage {
@@ -21,6 +22,8 @@ export interface BuildRunMessage {
   files: [string, number][];
   /** Where to write the shard; absent: send its bytes back. */
   shardPath?: string;
+  /** A file whose opened descriptor is not inside this folder is unreadable (adapters/fs/node-confinement.ts). */
+  within?: string;
 }
 
 export type BuildWorkerReply =
@@ -35,7 +38,7 @@ const builder = new ShardBuilder(true);
 const buffer = new Uint8Array(MAX_SEARCHED_FILE_BYTES + 1);
 
 /** Reads a whole file into `buffer` (at most the cap + 1 bytes); the byte count, or -1 if unreadable. */
-function readFile(path: string): number {
+function readFile(path: string, within: string | undefined): number {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
@@ -43,6 +46,7 @@ function readFile(path: string): number {
     return -1;
   }
   try {
+    if (within !== undefined && !landedInside(fd, within)) return -1; // a folder on the way swapped for a link out
     const size = fstatSync(fd).size;
     if (size > MAX_SEARCHED_FILE_BYTES) return size;
     let done = 0;
@@ -65,7 +69,7 @@ parentPort!.on('message', (message: BuildRunMessage) => {
     const [path, listedSize] = message.files[i]!;
     if (listedSize > MAX_SEARCHED_FILE_BYTES) flags[i] = FileFlags.skipped;
     else {
-      const length = readFile(path);
+      const length = readFile(path, message.within);
       flags[i] = indexFileBytes(length < 0 ? undefined : buffer, Math.max(0, length), collector, (trigrams, masks, count) =>
         builder.add(i, trigrams, masks, count),
       );

@@ -9,6 +9,8 @@ export interface ScanBatchMessage {
   kind: ScanKind;
   /** [index in the scan's list, absolute path] */
   files: [number, string][];
+  /** A file whose opened descriptor is not inside this folder is skipped (adapters/fs/node-confinement.ts). */
+  within?: string;
 }
 
 export type ScanKind = 'find' | 'rule-out';

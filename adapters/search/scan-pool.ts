@@ -31,6 +31,8 @@ export interface ScanPoolOptions {
   workers?: number;
   /** Terminate a worker after this long without a batch, ms (default 30 000). */
   idleMs?: number;
+  /** The folder every file read must be inside, even when the tree changes meanwhile (the workspace's real root). */
+  within?: string;
 }
 
 export interface ScanPool extends TextScanner {
@@ -54,7 +56,7 @@ const BATCHES_PER_WORKER = 2;
 const WORKER_ENTRY = new URL('./scan-worker.ts', import.meta.url);
 
 export function createScanPool(options: ScanPoolOptions = {}): ScanPool {
-  return new WorkerScanPool(options.workers ?? Math.min(4, Math.max(1, availableParallelism())), options.idleMs ?? DEFAULT_IDLE_MS);
+  return new WorkerScanPool(options.workers ?? Math.min(4, Math.max(1, availableParallelism())), options.idleMs ?? DEFAULT_IDLE_MS, options.within);
 }
 
 interface Batch {
@@ -98,6 +100,7 @@ class WorkerScanPool implements ScanPool {
   constructor(
     private readonly size: number,
     private readonly idleMs: number,
+    private readonly within: string | undefined,
   ) {}
 
   get workerCount(): number {
@@ -190,7 +193,7 @@ class WorkerScanPool implements ScanPool {
       if (!rest && end - scan.batched < BATCH_FILES && bytes < BATCH_BYTES) return;
       const batch: [number, string][] = [];
       for (let index = scan.batched; index < end; index++) batch.push([index, scan.files[index]!.absolutePath]);
-      this.queue.push({ scan, message: { scan: scan.id, query: scan.query, kind: scan.kind, files: batch } });
+      this.queue.push({ scan, message: { scan: scan.id, query: scan.query, kind: scan.kind, files: batch, ...(this.within === undefined ? {} : { within: this.within }) } });
       scan.outstanding++;
       scan.batched = end;
     }

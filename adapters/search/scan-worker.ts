@@ -13,6 +13,7 @@ import { parentPort } from 'node:worker_threads';
 import { MAX_SEARCHED_FILE_BYTES } from '../../core/search/answer.ts';
 import { compileFind, type CompiledFind, type FileTextMatch } from '../../core/search/text/find-query.ts';
 import { holdsRequiredTest } from '../../core/search/text/holds-required.ts';
+import { landedInside } from '../fs/node-confinement.ts';
 import type { ScanBatchMessage, ScanReplyMessage } from './scan-messages.ts';
 
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
@@ -23,7 +24,7 @@ let buffer = Buffer.allocUnsafe(256 * 1024);
 let compiled: { scan: number; find: CompiledFind; holds: ((bytes: Uint8Array) => boolean) | undefined } | undefined;
 
 /** The file's bytes (a view of the shared buffer, valid until the next read), or undefined to skip it. */
-function readFile(path: string): Uint8Array | undefined {
+function readFile(path: string, within: string | undefined): Uint8Array | undefined {
   let fd: number;
   try {
     fd = openSync(path, OPEN_FLAGS);
@@ -31,6 +32,8 @@ function readFile(path: string): Uint8Array | undefined {
     return undefined;
   }
   try {
+    // O_NOFOLLOW guards the last name only: a folder on the way swapped for a link out leads elsewhere.
+    if (within !== undefined && !landedInside(fd, within)) return undefined;
     let length = 0;
     for (;;) {
       if (length === buffer.length) {
@@ -62,7 +65,7 @@ parentPort!.on('message', (batch: ScanBatchMessage) => {
     const ruledOut: number[] = [];
     const holds = compiled.holds;
     for (const [index, path] of batch.files) {
-      const bytes = readFile(path);
+      const bytes = readFile(path, batch.within);
       if (batch.kind === 'rule-out') {
         // A file not read whole is not ruled out: whoever asked reads it.
         if (bytes !== undefined && holds !== undefined && !holds(bytes)) ruledOut.push(index);

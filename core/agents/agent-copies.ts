@@ -134,7 +134,7 @@ export function createAgentCopies(options: AgentCopiesOptions): AgentCopies {
   async function openOverlay(root: string, dir: string, agent: string): Promise<OverlayFileSystem> {
     const record = await readRecord(dir, agent);
     const copy = copyOf(dir, agent);
-    return new OverlayFileSystem({
+    const overlay = new OverlayFileSystem({
       lower: fs,
       upper: fs,
       root,
@@ -142,6 +142,9 @@ export function createAgentCopies(options: AgentCopiesOptions): AgentCopies {
       whiteouts: await loadWhiteoutFile(fs, whiteoutFile(dir, agent)),
       hidden: [dir],
     });
+    // The overlay follows links itself, then hands the layers the path it ended at: it checks that end.
+    if (!unrestricted) overlay.confine(root);
+    return overlay;
   }
 
   async function worktreeRepository(root: string): Promise<GitRepository | undefined> {

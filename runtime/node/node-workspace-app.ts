@@ -79,7 +79,9 @@ export function createNodeWorkspaceApp(options: NodeWorkspaceAppOptions): NodeWo
   const ptys = new NodePtyAdapter();
   const processes = new NodeProcessAdapter();
   const watcher = watch ? (rest.watcher ?? (fs instanceof NodeFileSystem ? new ParcelWatcherAdapter() : undefined)) : undefined;
-  const nodeSearch = fs instanceof NodeFileSystem ? nodeSearchAdapters(options.root, searchOptions ?? {}) : undefined;
+  // The search workers read files themselves: they are kept inside the root as the FileSystem is (FileSystem.confine).
+  const within = rest.unrestricted ? {} : { within: realPathOr(options.root) };
+  const nodeSearch = fs instanceof NodeFileSystem ? nodeSearchAdapters(options.root, { ...within, ...searchOptions }) : undefined;
   const panelAssets = panel === true ? createNodePanelAssets() : panel === false ? undefined : panel;
   const workspace = createWorkspaceApp({
     ...rest,
@@ -101,7 +103,7 @@ export function createNodeWorkspaceApp(options: NodeWorkspaceAppOptions): NodeWo
     git: rest.git ?? createGitProcess({ root: realPathOr(options.root) }),
     // The templates shipped in the package (docs/intentic-projects.md#templates): the default source of GET /workspace/templates.
     templatesDir: rest.templatesDir ?? fileURLToPath(new URL('../../templates', import.meta.url)),
-    worktrees: new GitWorktreeAdapter(),
+    worktrees: fs instanceof NodeFileSystem ? new GitWorktreeAdapter() : undefined, // git acts on the disk only
     watcher,
     jobHost: rest.jobHost ?? new NodeJobHost(), // installs, dev servers, test runs (core/jobs)
   });

@@ -27,13 +27,16 @@ export interface NodeSearchOptions {
   eager?: boolean;
   embeddings?: SearchAdapters['embeddings'];
   log?: (line: string) => void;
+  /** The folder the workers' own reads must stay inside (the root's real path; absent under --unrestricted). */
+  within?: string;
 }
 
 export function nodeSearchAdapters(
   root: string,
   options: NodeSearchOptions,
 ): { adapters: SearchAdapters & { eager?: boolean }; healthFigures: FiguresOf; healthStore?: FiguresStore; close(): Promise<void> } {
-  const scanner = createScanPool();
+  const within = options.within === undefined ? {} : { within: options.within };
+  const scanner = createScanPool(within);
   const parsePool = createParsePool();
   // Health measures a whole tree at once (the kernel: ~1 GB of C to parse, minutes per core): its own pool, so
   // `def` queries never wait behind it, on every core, niced so the daemon's main thread still comes first. Its
@@ -48,7 +51,7 @@ export function nodeSearchAdapters(
   const store = options.persist && !options.noIndex ? lockedStore(root, options) : undefined;
   const adapters: SearchAdapters & { eager?: boolean } = {
     scanner,
-    indexBuilder: createIndexBuildPool(store === undefined ? {} : { store }),
+    indexBuilder: createIndexBuildPool({ ...within, ...(store === undefined ? {} : { store }) }),
     // Symbols and `ast` patterns are parsed in the pool's worker: the WASM memory parsing grows stays off the
     // main thread, and so does the parsing.
     symbolsOf: parsePool.symbolsOf,

@@ -5,7 +5,9 @@
 import { afterEach, expect, it } from 'vitest';
 import { MemoryFileSystem } from '../../adapters/fs/memory-file-system.ts';
 import { GitFolderError, type GitRunner } from '../../core/git/git-runner.ts';
+import { GitWorktreeAdapter } from '../../adapters/git/git-worktree-adapter.ts';
 import { createWorkspaceApp, type WorkspaceApp } from '../../runtime/app.ts';
+import { createNodeWorkspaceApp } from '../../runtime/node/node-workspace-app.ts';
 import { request } from '../support/workspace.ts';
 
 let app: WorkspaceApp | undefined;
@@ -40,4 +42,21 @@ it('GET /workspace/file with backslashes after the root: read inside the root, t
   app = createWorkspaceApp({ fs, root: '/ws', auth: { token: 'test-token-0123456789' } });
   const response = await app.fetch(request(`/workspace/file?path=${encodeURIComponent('/ws\\inside\\f.txt')}`));
   expect(await response.json()).toMatchObject({ present: true, path: '/ws\\inside\\f.txt', content: 'inside\n' });
+});
+
+// Seed 505837266, memory backend: `POST /workspace/agents {"agent":"sub"}` was 500 `internal error` on every valid
+// id. The Node app asked git whether its root is a repository (for a worktree instead of a copy), in a folder that
+// is not on the disk, and git could not start there (spawn ENOENT). The Node app gives git worktrees to a disk root
+// only, and the adapter answers "no repository" for a folder that is not on the disk.
+it('POST /workspace/agents on a Node app over the memory backend: a copy, not a 500', async () => {
+  const fs = new MemoryFileSystem();
+  await fs.write('/ws-memory-only/a.txt', 'a\n', { mkdirs: true });
+  const nodeApp = createNodeWorkspaceApp({ root: '/ws-memory-only', fs, token: 'test-token-0123456789', watch: false, panel: false });
+  app = nodeApp;
+  const response = await app.fetch(
+    request('/workspace/agents', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ agent: 'sub' }) }),
+  );
+  expect([response.status, await response.json()]).toEqual([200, { ok: true }]);
+  expect(new TextDecoder().decode(await fs.read('/ws-memory-only/.agents/sub/a.txt'))).toBe('a\n');
+  expect(await new GitWorktreeAdapter().repositoryOf('/ws-memory-only')).toBeUndefined();
 });

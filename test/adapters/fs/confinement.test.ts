@@ -2,7 +2,7 @@
  * FileSystem.confine (adapters/fs/node-confinement.ts, adapters/fs/confined-folders.ts): the caller resolved a path
  * while `dir` was a folder inside the root; by the time the adapter uses it, `dir` has been swapped for a link to a
  * folder outside. Every call that reads content, lists, or changes anything is refused (`permission-denied`) and
- * leaves the outside folder as it was, on the disk and in memory. The same calls on an adapter that is not
+ * leaves the outside folder as it was, on the disk, in memory and in an agent's overlay. The same calls on an adapter that is not
  * confined do reach outside — each row shows its own escape, so none of them can pass for want of one.
  */
 import { lstat, mkdtemp, realpath, rm } from 'node:fs/promises';
@@ -13,6 +13,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { FileSystem } from '../../../adapters/fs/file-system.ts';
 import { MemoryFileSystem } from '../../../adapters/fs/memory-file-system.ts';
 import { NodeFileSystem } from '../../../adapters/fs/node-file-system.ts';
+import { OverlayFileSystem } from '../../../adapters/fs/overlay-file-system.ts';
+import { WhiteoutSet } from '../../../adapters/fs/overlay/whiteouts.ts';
 
 const OUTSIDE = 'OUTSIDE-SECRET\n';
 const decoder = new TextDecoder();
@@ -53,6 +55,16 @@ const backends: Record<string, (confined: boolean) => Promise<Fixture>> = {
     if (confined) fs.confine(root);
     const modeOfSecret = async () => ((await lstat(`${outside}/secret.txt`)).mode & 0o7777).toString(8);
     return { fs, root, outside, modeOfSecret, cleanup: () => rm(container, { recursive: true, force: true }) };
+  },
+  // An agent's view: the overlay follows links through the merged tree itself, so it is the one that checks.
+  overlay: async (confined) => {
+    const base = new MemoryFileSystem();
+    await base.mkdir('/ws/.agents/a1', { recursive: true });
+    const fs = new OverlayFileSystem({ lower: base, upper: base, root: '/ws', upperRoot: '/ws/.agents/a1', whiteouts: new WhiteoutSet(), hidden: ['/ws/.agents'] });
+    await build(fs, '/ws', '/outside');
+    if (confined) fs.confine('/ws');
+    const modeOfSecret = () => fs.read('/outside/secret.txt').then(() => 'readable', (error: { code: string }) => error.code);
+    return { fs, root: '/ws', outside: '/outside', modeOfSecret, cleanup: async () => {} };
   },
   memory: async (confined) => {
     const fs = new MemoryFileSystem();

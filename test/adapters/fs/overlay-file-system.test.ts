@@ -34,6 +34,15 @@ runFileSystemContract('OverlayFileSystem over MemoryFileSystem', async () => {
   return { fs: overlay, root: '/ws', cleanup: async () => {} };
 });
 
+// The same contract where an agent's view uses it: confined to the overlaid root (FileSystem.confine).
+runFileSystemContract('OverlayFileSystem over MemoryFileSystem, confined to its root', async () => {
+  const fs = new MemoryFileSystem();
+  await fs.mkdir('/ws/.agents/a1', { recursive: true });
+  const overlay = new OverlayFileSystem({ lower: fs, upper: fs, root: '/ws', upperRoot: '/ws/.agents/a1', whiteouts: new WhiteoutSet(), hidden: ['/ws/.agents'] });
+  overlay.confine('/ws');
+  return { fs: overlay, root: '/ws', cleanup: async () => {} };
+});
+
 runFileSystemContract('OverlayFileSystem over NodeFileSystem', async () => {
   const dir = await realpath(await mkdtemp(join(tmpdir(), 'wsapi-overlay-')));
   await mkdir(join(dir, '.agents', 'a1'), { recursive: true });

@@ -1,6 +1,8 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
-import { rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createScanPool, type ScanPool } from '../../../adapters/search/scan-pool.ts';
@@ -99,6 +101,30 @@ describe('createScanPool', () => {
     execFileSync('mkfifo', [`${tree.root}/fifo`]);
     await rm(`${tree.root}/gone.txt`);
     expect([...(await pool.scan({ query: query('widget'), files })).keys()]).toEqual(['z/last.txt']);
+  });
+
+  it('with `within`, skips a file reached through a folder swapped for a link out since the listing', async () => {
+    // Listed while `swapped` was a folder inside; by the scan it is a link to a folder beside the root.
+    const outside = await mkdtemp(join(tmpdir(), 'wsapi-scan-outside-'));
+    await writeFile(join(outside, 'secret.txt'), 'needle outside\n');
+    await mkdir(join(tree.root, 'swapped'));
+    await writeFile(join(tree.root, 'swapped', 'secret.txt'), 'needle inside\n');
+    const files = await targets(tree, ['swapped/secret.txt']);
+    await rename(join(tree.root, 'swapped'), join(tree.root, 'swapped-held'));
+    await symlink(outside, join(tree.root, 'swapped'));
+    const confined = createScanPool({ workers: 1, within: tree.root });
+    try {
+      // Without `within` the worker reads the outside file (O_NOFOLLOW guards the last name only)...
+      expect([...(await pool.scan({ query: query('needle'), files })).values()].map((match) => match.hits[0]!.text)).toEqual(['needle outside']);
+      // ...with it, the file is skipped, as an unreadable one is.
+      expect([...(await confined.scan({ query: query('needle'), files }))]).toEqual([]);
+      expect(await confined.ruleOut({ query: query('needle'), files })).toEqual(new Set());
+    } finally {
+      await confined.close();
+      await rm(join(tree.root, 'swapped'));
+      await rm(join(tree.root, 'swapped-held'), { recursive: true });
+      await rm(outside, { recursive: true });
+    }
   });
 
   it('stops a scan past its deadline by replacing its workers, and keeps serving', async () => {
