@@ -73,6 +73,31 @@ function realOf(fd: number): string {
   return real.endsWith(' (deleted)') ? real.slice(0, -' (deleted)'.length) : real;
 }
 
+/**
+ * A process's working folder, held for its start: `cwd` (inside `within`) opened and checked, and named by the
+ * descriptor (`/proc/self/fd/N`): a child inherits the descriptor, so its chdir (before exec, where O_CLOEXEC has
+ * not closed it yet) resolves to that very folder whatever its path has become. Release once spawn has returned:
+ * the child holds its own copy. An unconfined
+ * `cwd` (no `within`, or outside it) comes back as it is. Throws the open's error (ENOENT, ENOTDIR), or
+ * `permission-denied` when the folder lands outside `within`.
+ */
+export function pinWorkingFolder(cwd: string, within: string | undefined): { cwd: string; release(): void } {
+  if (within === undefined || !HAS_PROC_FD || !isInside(within, normalize(cwd))) return { cwd, release: () => {} };
+  const fd = fsc.openSync(cwd, OPEN_FOLDER);
+  if (!landedInside(fd, within)) {
+    fsc.closeSync(fd);
+    throw escaped(cwd, within);
+  }
+  let open = true;
+  return {
+    cwd: descriptorPath(fd),
+    release: () => {
+      if (open) fsc.close(fd, () => {});
+      open = false;
+    },
+  };
+}
+
 export class Confinement {
   readonly #folders = new ConfinedFolders();
 

@@ -4,6 +4,7 @@ import { constants } from 'node:os';
 import { GitFolderError, GitRunError, type GitOutput, type GitRunner, type GitRunOptions } from '../../core/git/git-runner.ts';
 import { gitEnv } from './git-env.ts';
 import { gitSubcommand, gitTimeoutSeconds } from './git-timeout.ts';
+import { pinWorkingFolder } from '../fs/node-confinement.ts';
 
 /** stdout past this is no answer a client can use (a diff or a file that large); the process is stopped. */
 export const MAX_GIT_STDOUT_BYTES = 64 * 1024 * 1024;
@@ -26,6 +27,11 @@ export interface GitProcessOptions {
   baseEnv?: NodeJS.ProcessEnv;
   /** The stdout cap in bytes (default 64 MiB). */
   maxStdoutBytes?: number;
+  /**
+   * The folder git's working folder must be inside when it starts (the root's real path; absent under
+   * --unrestricted): a folder traded for a link out since it was checked is `missing` (adapters/fs/node-confinement.ts).
+   */
+  within?: string;
 }
 
 /**
@@ -52,6 +58,7 @@ export function createGitProcess(options: GitProcessOptions): GitRunner {
         label: subcommand === '' ? 'git' : `git ${subcommand}`,
         seconds,
         maxStdoutBytes,
+        within: options.within,
       });
     },
   };
@@ -63,6 +70,7 @@ interface ProcessLimits {
   label: string;
   seconds: number;
   maxStdoutBytes: number;
+  within: string | undefined;
 }
 
 function runGitProcess(gitPath: string, args: readonly string[], options: GitRunOptions, limits: ProcessLimits): Promise<GitOutput> {
@@ -70,9 +78,18 @@ function runGitProcess(gitPath: string, args: readonly string[], options: GitRun
   if (signal?.aborted) return Promise.reject(new GitRunError(`${limits.label} was aborted`));
   return new Promise<GitOutput>((resolve, reject) => {
     let child: ChildProcess & { stdout: NonNullable<ChildProcess['stdout']>; stderr: NonNullable<ChildProcess['stderr']> };
+    let pinned: ReturnType<typeof pinWorkingFolder>;
+    try {
+      pinned = pinWorkingFolder(options.cwd, limits.within);
+    } catch (error) {
+      // Gone, not a folder, or traded for a link out of the workspace since it was checked: not there as asked.
+      const code = (error as NodeJS.ErrnoException).code;
+      reject(new GitFolderError(options.cwd, code === 'ENOTDIR' ? 'not-a-folder' : 'missing'));
+      return;
+    }
     try {
       child = spawn(gitPath, args, {
-        cwd: options.cwd,
+        cwd: pinned.cwd,
         env: limits.env,
         stdio: ['ignore', 'pipe', 'pipe'],
         detached: true,
@@ -81,6 +98,8 @@ function runGitProcess(gitPath: string, args: readonly string[], options: GitRun
       // A cwd that is a file (or under one) fails synchronously (ENOTDIR); a missing one arrives as 'error' below.
       spawnFailure(error as Error, options.cwd).then(reject, reject);
       return;
+    } finally {
+      pinned.release(); // the child has its working folder (or never will)
     }
     const stdout: Buffer[] = [];
     let stdoutBytes = 0;

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { pinWorkingFolder } from '../fs/node-confinement.ts';
 import { childEnv } from '../posix/child-env.ts';
 import { terminateSession } from '../posix/session-signals.ts';
 import { commandShell } from '../posix/shell.ts';
@@ -21,6 +22,8 @@ export interface NodeProcessAdapterOptions {
   killGraceMs?: number;
   /** The environment commands inherit (default: the daemon's, read at each run). */
   env?: NodeJS.ProcessEnv;
+  /** The folder a command's working folder must be in when it starts (adapters/fs/node-confinement.ts). */
+  within?: string;
 }
 
 /**
@@ -35,21 +38,35 @@ export class NodeProcessAdapter implements ProcessAdapter {
   readonly #live = new Set<RunningCommand>();
   readonly #graceMs: number;
   readonly #env: NodeJS.ProcessEnv | undefined;
+  readonly #within: string | undefined;
 
   constructor(options: NodeProcessAdapterOptions = {}) {
     this.#graceMs = options.killGraceMs ?? KILL_GRACE_MS;
     this.#env = options.env;
+    this.#within = options.within;
   }
 
   async run(options: RunCommandOptions): Promise<RunCommandResult> {
     if (options.signal?.aborted) return { output: new Uint8Array(0), exitCode: null, timedOut: false, truncated: false };
     const env = childEnv(this.#env ?? process.env);
-    const child = spawn('/bin/sh', ['-c', JOIN_STDERR_THEN_EXEC, commandShell(env), options.command], {
-      cwd: options.cwd,
-      env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    // Held from the check to the child's chdir: a folder traded for a link out meanwhile is refused, not entered.
+    let cwd: ReturnType<typeof pinWorkingFolder>;
+    try {
+      cwd = pinWorkingFolder(options.cwd, this.#within);
+    } catch (error) {
+      throw new Error(`cannot run a command in ${options.cwd}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn('/bin/sh', ['-c', JOIN_STDERR_THEN_EXEC, commandShell(env), options.command], {
+        cwd: cwd.cwd,
+        env,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+    } finally {
+      cwd.release();
+    }
     if (child.pid === undefined) {
       const [error] = (await once(child, 'error')) as [Error];
       throw new Error(`cannot run a command in ${options.cwd}: ${error.message}`);

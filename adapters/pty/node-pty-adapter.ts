@@ -1,6 +1,7 @@
 import { closeSync, constants, openSync } from 'node:fs';
 import { spawn as spawnPty, type IPty } from 'node-pty';
 import { MAX_JOINED_BYTES, OutputCoalescer } from './output-coalescer.ts';
+import { pinWorkingFolder } from '../fs/node-confinement.ts';
 import { childEnv } from '../posix/child-env.ts';
 import { terminateSession } from '../posix/session-signals.ts';
 import { defaultShell } from '../posix/shell.ts';
@@ -22,6 +23,12 @@ export { defaultShell };
  */
 export class NodePtyAdapter implements PtyAdapter {
   readonly #live = new Set<NodePtyProcess>();
+  readonly #within: string | undefined;
+
+  /** `within`: the folder a terminal's working folder must be in when it starts (adapters/fs/node-confinement.ts). */
+  constructor(options: { within?: string } = {}) {
+    this.#within = options.within;
+  }
 
   spawn(options: PtySpawnOptions): PtyProcess {
     const shell = options.shell ?? defaultShell();
@@ -29,14 +36,21 @@ export class NodePtyAdapter implements PtyAdapter {
     env.TERM = 'xterm-256color';
     Object.assign(env, options.env);
 
-    const pty = spawnPty(shell, options.args ?? [], {
-      name: env.TERM,
-      cwd: options.cwd,
-      cols: options.cols,
-      rows: options.rows,
-      env,
-      encoding: null,
-    });
+    // Held from the check to the child's chdir: a folder traded for a link out meanwhile is refused, not entered.
+    const cwd = pinWorkingFolder(options.cwd, this.#within);
+    let pty: ReturnType<typeof spawnPty>;
+    try {
+      pty = spawnPty(shell, options.args ?? [], {
+        name: env.TERM,
+        cwd: cwd.cwd,
+        cols: options.cols,
+        rows: options.rows,
+        env,
+        encoding: null,
+      });
+    } finally {
+      cwd.release();
+    }
     const child = new NodePtyProcess(pty, options.maxChunkBytes);
     this.#live.add(child);
     child.onExit(() => this.#live.delete(child));

@@ -33,6 +33,8 @@ export async function runPathFuzz(options: HardeningOptions): Promise<HardeningR
   const total = emptyCounts();
   const perTarget: Partial<Record<TargetName, FuzzCounts & { seconds: number }>> = {};
   const findings: Finding[] = [];
+  // How often the tree changed under the requests (LinkSwapper): the link flipped, the folder traded for a link out.
+  const changes = { steps: 0, batches: 0, byTarget: [] as string[] };
   const started = performance.now();
 
   const onDurableObject = (async () => {
@@ -75,6 +77,9 @@ export async function runPathFuzz(options: HardeningOptions): Promise<HardeningR
     } finally {
       await closeSession(session);
     }
+    changes.steps += session.swapper.linkFlips + session.swapper.folderTrades;
+    changes.batches += batches.length;
+    changes.byTarget.push(`${target.name} ${session.swapper.linkFlips} link flips / ${session.swapper.folderTrades} folder trades`);
     perTarget[target.name] = { ...counts, seconds: (performance.now() - begun) / 1000 };
     addCounts(total, counts);
   }
@@ -91,6 +96,14 @@ export async function runPathFuzz(options: HardeningOptions): Promise<HardeningR
   const figures: HardeningFigure[] = [
     { figure: 'paths sent', value: total.paths, unit: 'paths', bound: options.quick ? '≥ 1800' : '≥ 100000', pass: total.paths >= (options.quick ? 1800 : 100_000), note: `seed ${seed}; ${byTarget}` },
     { figure: 'requests sent', value: total.requests, unit: 'requests', bound: '≥ paths', pass: total.requests >= total.paths, note: `${total.refused} refused, ${total.accepted} accepted; ${seconds.toFixed(0)} s` },
+    {
+      figure: 'tree changes under the requests',
+      value: changes.steps,
+      unit: 'changes',
+      bound: '≥ 2 per batch',
+      pass: changes.steps >= 2 * changes.batches,
+      note: changes.byTarget.join('; '),
+    },
     { figure: 'escapes', value: total.escapes, unit: '', bound: '= 0', pass: total.escapes === 0, note: firstOf('escape') },
     { figure: '5xx', value: total.serverErrors, unit: '', bound: '= 0', pass: total.serverErrors === 0, note: firstOf('5xx') },
     { figure: 'refusals not in the dialect shape', value: total.badShapes, unit: '', bound: '= 0', pass: total.badShapes === 0, note: firstOf('shape') },

@@ -76,11 +76,12 @@ export interface NodeWorkspaceApp extends WorkspaceApp {
 export function createNodeWorkspaceApp(options: NodeWorkspaceAppOptions): NodeWorkspaceApp {
   const { fs = new NodeFileSystem(), watch = true, searchOptions, panel = true, heartbeatMs, boundHost, token, auth: givenAuth, ...rest } = options;
   const auth: AuthConfig = givenAuth ?? { token: token ?? generateToken() };
-  const ptys = new NodePtyAdapter();
-  const processes = new NodeProcessAdapter();
-  const watcher = watch ? (rest.watcher ?? (fs instanceof NodeFileSystem ? new ParcelWatcherAdapter() : undefined)) : undefined;
-  // The search workers read files themselves: they are kept inside the root as the FileSystem is (FileSystem.confine).
+  // What reads files or starts processes by path itself (search workers, git, terminals, commands) is kept inside
+  // the root as the FileSystem is (FileSystem.confine; docs/architecture.md#confinement).
   const within = rest.unrestricted ? {} : { within: realPathOr(options.root) };
+  const ptys = new NodePtyAdapter(within);
+  const processes = new NodeProcessAdapter(within);
+  const watcher = watch ? (rest.watcher ?? (fs instanceof NodeFileSystem ? new ParcelWatcherAdapter() : undefined)) : undefined;
   const nodeSearch = fs instanceof NodeFileSystem ? nodeSearchAdapters(options.root, { ...within, ...searchOptions }) : undefined;
   const panelAssets = panel === true ? createNodePanelAssets() : panel === false ? undefined : panel;
   const workspace = createWorkspaceApp({
@@ -100,7 +101,7 @@ export function createNodeWorkspaceApp(options: NodeWorkspaceAppOptions): NodeWo
     commands: rest.commands ?? new NodeCommandLookup(),
     // The ceiling above the workspace is decided on the root's real path (a missing root fails elsewhere). A
     // caller's runner (tests with a fixed identity and clock) replaces it.
-    git: rest.git ?? createGitProcess({ root: realPathOr(options.root) }),
+    git: rest.git ?? createGitProcess({ root: realPathOr(options.root), ...within }),
     // The templates shipped in the package (docs/intentic-projects.md#templates): the default source of GET /workspace/templates.
     templatesDir: rest.templatesDir ?? fileURLToPath(new URL('../../templates', import.meta.url)),
     worktrees: fs instanceof NodeFileSystem ? new GitWorktreeAdapter() : undefined, // git acts on the disk only

@@ -140,6 +140,13 @@ export function renderLinks(specs: readonly LinkSpec[], root: string, outside: s
   return out;
 }
 
+/** ./folder-trader.ts as LinkSwapper uses it. */
+export interface FolderTraderLike {
+  readonly trades: number;
+  run(): void;
+  pause(): Promise<void>;
+}
+
 /** What the swapper does to flip the swap link: a backend's own link operations. */
 export interface LinkFlipper {
   /** Points `SWAP_LINK` at `target` (atomically where the backend can: a new link renamed over the old). */
@@ -181,21 +188,36 @@ export async function swapFolderThrough(
 export class LinkSwapper {
   #running: Promise<void> | undefined;
   #stop = false;
-  flips = 0;
+  #steps = 0;
+  #folderTrades = 0;
 
+  /** `trader`: trades the folder on a thread of its own (./folder-trader.ts); this loop then only flips the link. */
   constructor(
     private readonly flipper: LinkFlipper,
     private readonly outside: string,
+    private readonly trader?: FolderTraderLike,
   ) {}
+
+  get linkFlips(): number {
+    return this.#steps - this.#folderTrades;
+  }
+
+  get folderTrades(): number {
+    return this.#folderTrades + (this.trader?.trades ?? 0);
+  }
 
   start(): void {
     this.#stop = false;
+    this.trader?.run();
     this.#running = (async () => {
       while (!this.#stop) {
-        // Even steps flip the link, odd ones trade the folder: each changes every other step.
-        if (this.flips % 2 === 0) await this.flipper.point(this.flips % 4 === 0 ? this.outside : '../dir');
-        else await this.flipper.swapFolder(this.flips % 4 === 1);
-        this.flips++;
+        // Without a trader, even steps flip the link and odd ones trade the folder.
+        if (this.trader || this.#steps % 2 === 0) await this.flipper.point(this.linkFlips % 2 === 0 ? this.outside : '../dir');
+        else {
+          await this.flipper.swapFolder(this.#folderTrades % 2 === 0);
+          this.#folderTrades++;
+        }
+        this.#steps++;
         // Yield to the requests between flips: the point is to interleave with them, not to starve them.
         await new Promise((resolve) => setImmediate(resolve));
       }
@@ -207,6 +229,7 @@ export class LinkSwapper {
     this.#stop = true;
     await this.#running;
     this.#running = undefined;
+    await this.trader?.pause();
     await this.flipper.point('../dir');
     await this.flipper.swapFolder(false);
   }

@@ -88,7 +88,7 @@ export async function openSession(target: FuzzTarget, marker: string): Promise<T
     scanner: new MarkerScanner(marker),
     baseline: await target.outsideSnapshot(),
     ws: undefined,
-    swapper: new LinkSwapper(target.flipper, target.outside),
+    swapper: new LinkSwapper(target.flipper, target.outside, target.trader),
     nextUnique: 0,
   };
 }

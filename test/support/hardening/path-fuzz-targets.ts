@@ -26,7 +26,8 @@ import { createNodeWorkspaceApp, type NodeWorkspaceApp } from '../../../runtime/
 import { panelAssetsFrom } from '../../../runtime/panel/panel-assets.ts';
 import { TEST_TOKEN } from '../workspace.ts';
 import { startDurableObjectProbe, type DurableObjectProbe } from './durable-object-probe.ts';
-import { FUZZ_SEED_FILES, outsideFiles, renderLinks, SWAP_LINK, swapFolderThrough, type LinkFlipper, type LinkSpec, type LinkToMake } from './hostile-paths.ts';
+import { FolderTrader } from './folder-trader.ts';
+import { FUZZ_SEED_FILES, outsideFiles, renderLinks, SWAP_LINK, SWAPPED_FOLDER, SWAPPED_HELD, swapFolderThrough, type LinkFlipper, type LinkSpec, type LinkToMake } from './hostile-paths.ts';
 import { snapshotTree, type Snapshot, type TreeReader } from './escape-oracle.ts';
 import type { HttpCall, Need } from './path-routes.ts';
 import { WsChannel } from './ws-channel.ts';
@@ -47,6 +48,8 @@ export interface FuzzTarget {
   /** A `/ws` connection (the runner opens one per batch worker and closes it). */
   openWs(): Promise<WsChannel>;
   readonly flipper: LinkFlipper;
+  /** On the disk: the folder traded on a thread of its own, at the same time as the daemon's calls. */
+  readonly trader?: FolderTrader;
   /** Puts the fixture back (requests that were allowed to write inside have changed it). */
   reset(): Promise<void>;
   /** Everything outside the root: the outside folder, the root's parent, the decoys. */
@@ -210,6 +213,7 @@ export async function diskTargets(specs: readonly LinkSpec[], marker: string): P
   await buildOutside();
 
   const { app, server, url } = await serveNodeApp(fs, root);
+  const trader = new FolderTrader(`${root}/${SWAPPED_FOLDER}`, `${root}/${SWAPPED_HELD}`, outside);
   const created = await app.fetch(new Request('http://localhost/workspace/agents', {
     method: 'POST',
     headers: { authorization: `Bearer ${TEST_TOKEN}`, 'content-type': 'application/json' },
@@ -230,6 +234,7 @@ export async function diskTargets(specs: readonly LinkSpec[], marker: string): P
     fetch: inProcess((request) => app.fetch(request)),
     openWs: () => openNodeWs(url),
     flipper: fileSystemFlipper(fs, root, outside),
+    trader,
     reset: () => resetThrough(fs, root, links),
     outsideSnapshot,
     insideSnapshot: () => snapshotTree(diskReader, root),
@@ -246,6 +251,7 @@ export async function diskTargets(specs: readonly LinkSpec[], marker: string): P
     node,
     overlay,
     async close() {
+      await trader.close();
       await closeServer(app, server);
       await rm(container, { recursive: true, force: true });
       for (const decoy of decoys) await rm(decoy, { recursive: true, force: true });
