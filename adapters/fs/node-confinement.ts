@@ -197,7 +197,8 @@ export class Confinement {
   }
 }
 
-function openDescriptor(path: string, flags: number): Promise<number> {
+/** fs.open as a promise of the bare descriptor (no FileHandle: these are closed by hand, in order). */
+export function openDescriptor(path: string, flags: number): Promise<number> {
   return new Promise((resolve, reject) => fsc.open(path, flags, (error, fd) => (error ? reject(error) : resolve(fd))));
 }
 

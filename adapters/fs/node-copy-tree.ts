@@ -24,7 +24,7 @@ import { constants, type Dirent } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { checkPath } from './arguments.ts';
 import { FsError } from './fs-error.ts';
-import { descriptorPath } from './node-confinement.ts';
+import { descriptorPath, openDescriptor } from './node-confinement.ts';
 import { join } from './posix-path.ts';
 
 /** Entries being copied at once. */
@@ -75,9 +75,7 @@ export async function copyTree(
     for (const fd of fds) if (open.delete(fd)) fsc.close(fd, () => {});
   };
   const openFolder = async (path: string): Promise<number> => {
-    const fd = await new Promise<number>((resolve, reject) =>
-      fsc.open(path, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW, (error, fd) => (error ? reject(error) : resolve(fd))),
-    );
+    const fd = await openDescriptor(path, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
     open.add(fd);
     return fd;
   };
