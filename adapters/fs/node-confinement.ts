@@ -12,8 +12,9 @@
  * - `/proc/self/fd/N/name` is looked up *inside the folder descriptor N holds*, whatever its path has become, so
  *   a write, a move or a removal opens the folder (checked), then works on `name` in it (`pinFolder`): a folder
  *   swapped above it afterwards changes nothing;
- * - folders created or removed level by level (`makeFoldersUnder`, `removeTreeBeneath`) hold each level's
- *   descriptor, and never step into a link (O_NOFOLLOW).
+ * - folders created or removed level by level (`makeFolders`, `removeTreeBeneath`) hold each level's descriptor,
+ *   and removal never steps into a link (O_NOFOLLOW);
+ * - a process started in a folder is given the folder's descriptor as its working folder (`pinWorkingFolder`).
  *
  * Only paths lexically inside a confining folder are checked; what the daemon reads elsewhere (templates, its
  * cache) is not. Links inside the folder keep working: the check is where the descriptor lands, not how. Without
@@ -77,9 +78,8 @@ function realOf(fd: number): string {
  * A process's working folder, held for its start: `cwd` (inside `within`) opened and checked, and named by the
  * descriptor (`/proc/self/fd/N`): a child inherits the descriptor, so its chdir (before exec, where O_CLOEXEC has
  * not closed it yet) resolves to that very folder whatever its path has become. Release once spawn has returned:
- * the child holds its own copy. An unconfined
- * `cwd` (no `within`, or outside it) comes back as it is. Throws the open's error (ENOENT, ENOTDIR), or
- * `permission-denied` when the folder lands outside `within`.
+ * the child holds its own copy. An unconfined `cwd` (no `within`, or outside it) comes back as it is. Throws the
+ * open's error (ENOENT, ENOTDIR), or `permission-denied` when the folder lands outside `within`.
  */
 export function pinWorkingFolder(cwd: string, within: string | undefined): { cwd: string; release(): void } {
   if (within === undefined || !HAS_PROC_FD || !isInside(within, normalize(cwd))) return { cwd, release: () => {} };
@@ -88,14 +88,8 @@ export function pinWorkingFolder(cwd: string, within: string | undefined): { cwd
     fsc.closeSync(fd);
     throw escaped(cwd, within);
   }
-  let open = true;
-  return {
-    cwd: descriptorPath(fd),
-    release: () => {
-      if (open) fsc.close(fd, () => {});
-      open = false;
-    },
-  };
+  const pinned = pinnedAt(fd);
+  return { cwd: pinned.self, release: pinned.release };
 }
 
 export class Confinement {

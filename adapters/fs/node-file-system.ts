@@ -350,13 +350,13 @@ export class NodeFileSystem implements FileSystem {
       }
       return;
     }
-    await this.#inParent(path, (at) => fsp.mkdir(at));
+    await this.inParent(path, (at) => fsp.mkdir(at));
   }
 
   async remove(path: string, options: { recursive?: boolean } = {}): Promise<void> {
     checkPath(path);
     if (path === '/') throw new FsError('invalid', path, 'invalid: refusing to remove /');
-    await this.#inParent(path, async (at, pinned) => {
+    await this.inParent(path, async (at, pinned) => {
       const stats = await fsp.lstat(at);
       if (!stats.isDirectory()) await fsp.unlink(at); // a link is removed itself, never its target
       else if (options.recursive) await removeTree(at, pinned);
@@ -375,7 +375,7 @@ export class NodeFileSystem implements FileSystem {
     const pair = await this.resolvePair(from, to, options.overwrite === true);
     if (!pair) return;
     const { source, target, fromReal, toReal } = pair;
-    await this.#inParents(fromReal, from, toReal, to, async (fromAt, toAt, toFolder) => {
+    await this.inParents(fromReal, from, toReal, to, async (fromAt, toAt, toFolder) => {
       if (target && (target.isDirectory() || source.isDirectory())) await removeTree(toAt, toFolder);
       await fsp.rename(fromAt, toAt);
     });
@@ -388,7 +388,7 @@ export class NodeFileSystem implements FileSystem {
     const pair = await this.resolvePair(from, to, options.overwrite === true);
     if (!pair) throw new FsError('invalid', to, `invalid: cannot copy onto itself: ${to}`);
     const { source, target, fromReal, toReal } = pair;
-    await this.#inParents(fromReal, from, toReal, to, async (fromAt, toAt, toFolder, fromFolder) => {
+    await this.inParents(fromReal, from, toReal, to, async (fromAt, toAt, toFolder, fromFolder) => {
       if (source.isFile() && !target?.isDirectory()) {
         // Copy into a temp file, then rename (overwrite) or link (no overwrite): readers never see half a copy.
         await this.commitViaTemp(toAt, to, !target, async (tempPath) => {
@@ -405,13 +405,13 @@ export class NodeFileSystem implements FileSystem {
   async symlink(target: string, path: string): Promise<void> {
     checkPath(path);
     if (target === '' || target.includes('\0')) throw new FsError('invalid', path, `invalid: bad link text`);
-    await this.#inParent(path, (at) => fsp.symlink(target, at));
+    await this.inParent(path, (at) => fsp.symlink(target, at));
   }
 
   async chmod(path: string, mode: number): Promise<void> {
     checkPath(path);
     if (!Number.isInteger(mode) || mode < 0 || mode > 0o7777) throw new FsError('invalid', path, 'invalid: mode');
-    await this.#inParent(path, async (at, pinned) => {
+    await this.inParent(path, async (at, pinned) => {
       if (!pinned.confined) return fsp.chmod(at, mode);
       // chmod follows a link at the end: open what it names, check where that landed, and change that one.
       const handle = await fsp.open(at, OPEN_FOR_READ);
@@ -463,7 +463,7 @@ export class NodeFileSystem implements FileSystem {
       // The target's folder is held from here to the commit: the temp file and the rename are in that folder.
       const { pinned, name } = await this.confinement.pinParent(await this.resolveWriteTarget(path), path);
       try {
-        return await this.#replaceIn(pinned.at(name), path, options, fill);
+        return await this.replaceIn(pinned.at(name), path, options, fill);
       } finally {
         pinned.release();
       }
@@ -473,7 +473,8 @@ export class NodeFileSystem implements FileSystem {
     }
   }
 
-  async #replaceIn(
+  /** replaceFile's work once the target's folder is held: `target` names the file through that folder. */
+  private async replaceIn(
     target: string,
     path: string,
     options: WriteOptions,
@@ -577,7 +578,7 @@ export class NodeFileSystem implements FileSystem {
   }
 
   /** Runs `work` on `path`'s entry in its folder, held open and checked where confined; errors as `path`'s. */
-  async #inParent<T>(path: string, work: (at: string, pinned: PinnedFolder) => Promise<T>): Promise<T> {
+  private async inParent<T>(path: string, work: (at: string, pinned: PinnedFolder) => Promise<T>): Promise<T> {
     let pinned: PinnedFolder | undefined;
     try {
       const parent = await this.confinement.pinParent(path);
@@ -590,8 +591,8 @@ export class NodeFileSystem implements FileSystem {
     }
   }
 
-  /** #inParent for the two ends of a move or copy, resolved to `fromReal` and `toReal`; errors as `from`'s. */
-  async #inParents(
+  /** inParent for the two ends of a move or copy, resolved to `fromReal` and `toReal`; errors as `from`'s. */
+  private async inParents(
     fromReal: string,
     from: string,
     toReal: string,
