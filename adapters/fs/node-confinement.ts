@@ -78,12 +78,19 @@ function realOf(fd: number): string {
  * A process's working folder, held for its start: `cwd` (inside `within`) opened and checked, and named by the
  * descriptor (`/proc/self/fd/N`): a child inherits the descriptor, so its chdir (before exec, where O_CLOEXEC has
  * not closed it yet) resolves to that very folder whatever its path has become. Release once spawn has returned:
- * the child holds its own copy. An unconfined `cwd` (no `within`, or outside it) comes back as it is. Throws the
- * open's error (ENOENT, ENOTDIR), or `permission-denied` when the folder lands outside `within`.
+ * the child holds its own copy. An unconfined `cwd` (no `within`, or outside it) comes back as it is, and so does
+ * one that cannot be opened as a folder (missing, a file): the spawn then fails on it as it always did. Throws
+ * `permission-denied` when the folder lands outside `within`.
  */
 export function pinWorkingFolder(cwd: string, within: string | undefined): { cwd: string; release(): void } {
-  if (within === undefined || !HAS_PROC_FD || !isInside(within, normalize(cwd))) return { cwd, release: () => {} };
-  const fd = fsc.openSync(cwd, OPEN_FOLDER);
+  const asItIs = { cwd, release: () => {} };
+  if (within === undefined || !HAS_PROC_FD || !isInside(within, normalize(cwd))) return asItIs;
+  let fd: number;
+  try {
+    fd = fsc.openSync(cwd, OPEN_FOLDER);
+  } catch {
+    return asItIs;
+  }
   if (!landedInside(fd, within)) {
     fsc.closeSync(fd);
     throw escaped(cwd, within);

@@ -81,10 +81,9 @@ function runGitProcess(gitPath: string, args: readonly string[], options: GitRun
     let pinned: ReturnType<typeof pinWorkingFolder>;
     try {
       pinned = pinWorkingFolder(options.cwd, limits.within);
-    } catch (error) {
-      // Gone, not a folder, or traded for a link out of the workspace since it was checked: not there as asked.
-      const code = (error as NodeJS.ErrnoException).code;
-      reject(new GitFolderError(options.cwd, code === 'ENOTDIR' ? 'not-a-folder' : 'missing'));
+    } catch {
+      // Traded for a link out of the workspace since it was checked: the folder asked for is not there.
+      reject(new GitFolderError(options.cwd, 'missing'));
       return;
     }
     try {
