@@ -7,7 +7,7 @@
  */
 import type { Dirent } from 'node:fs';
 import * as fsp from 'node:fs/promises';
-import { join } from './posix-path.ts';
+import { isInside, join } from './posix-path.ts';
 import { parseLeftoverName } from './leftover-names.ts';
 import { mayRemove, type VerdictContext } from './leftover-verdict.ts';
 import { namespaceTag } from './node-writer-identity.ts';
@@ -34,7 +34,8 @@ export interface SweepResult {
   durationMs: number;
 }
 
-export async function sweepLeftovers(root: string, options: SweepOptions = {}): Promise<SweepResult> {
+/** `root`: the workspace, or it and the folders beside it writes also land in (an agents folder outside it). */
+export async function sweepLeftovers(root: string | readonly string[], options: SweepOptions = {}): Promise<SweepResult> {
   const started = performance.now();
   const concurrency = options.concurrency ?? 4;
   const maxEntries = options.maxEntries ?? 5_000_000;
@@ -51,7 +52,9 @@ export async function sweepLeftovers(root: string, options: SweepOptions = {}): 
       }),
   };
   const result: SweepResult = { removed: [], kept: [], entries: 0, truncated: false, durationMs: 0 };
-  const queue = [root];
+  const roots = typeof root === 'string' ? [root] : root;
+  // A folder inside another is walked as part of it, not twice.
+  const queue = roots.filter((folder) => !roots.some((other) => other !== folder && isInside(other, folder)));
 
   async function visit(folder: string): Promise<void> {
     let entries: Dirent[];

@@ -6,6 +6,7 @@ import type { SearchEngine } from '../../core/search/search-engine.ts';
 import type { PanelAssets } from '../panel/panel-assets.ts';
 import { NodeFileSystem } from '../../adapters/fs/node-file-system.ts';
 import type { SweepResult } from '../../adapters/fs/leftover-sweep.ts';
+import { agentsFolder } from '../../core/agents/agent-copies.ts';
 import { setResponseImplementation, type ResponseConstructor } from '../http/response.ts';
 import { answerNodeRefusals } from './node-refusals.ts';
 import { addExtraAcceptors, DEFAULT_ACCEPTORS, MAX_ACCEPTORS } from './extra-acceptors.ts';
@@ -98,7 +99,9 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
   const extraAcceptors = addExtraAcceptors(server, acceptors - 1, LISTEN_BACKLOG, { log: appOptions.searchOptions?.log });
   const extraHandles = await extraAcceptors.ready; // ~50 ms; after it no helper process is left
   const onDisk = appOptions.fs === undefined || appOptions.fs instanceof NodeFileSystem;
-  const leftoverSweep = sweepLeftovers && onDisk ? startLeftoverSweep(appOptions.root, appOptions.searchOptions?.log) : Promise.resolve(undefined);
+  // Writes to agents' copies land in their folder: swept too when it is outside the root (`--agents-dir`).
+  const sweptFolders = [appOptions.root, agentsFolder(appOptions.root, appOptions.agentsDir)];
+  const leftoverSweep = sweepLeftovers && onDisk ? startLeftoverSweep(sweptFolders, appOptions.searchOptions?.log) : Promise.resolve(undefined);
 
   async function shutdown(): Promise<void> {
     idle.stop();
@@ -166,10 +169,10 @@ function releaseNodeResponse(): void {
  * Runs the sweep once the server listens, so the first requests never wait for a walk of the whole tree: it reads
  * folders a few at a time beside them. One line on the daemon's log when done (the log is the CLI's stderr).
  */
-async function startLeftoverSweep(root: string, log: ((line: string) => void) | undefined): Promise<SweepResult | undefined> {
+async function startLeftoverSweep(folders: readonly string[], log: ((line: string) => void) | undefined): Promise<SweepResult | undefined> {
   const { sweepLeftovers } = await import('../../adapters/fs/leftover-sweep.ts');
   try {
-    const result = await sweepLeftovers(root);
+    const result = await sweepLeftovers(folders);
     const kept = result.kept.length > 0 ? `, kept ${result.kept.length} that may still be written` : '';
     const cut = result.truncated ? ', stopped at its entry cap' : '';
     log?.(`workspace-api: swept ${result.removed.length} leftovers (${result.entries} entries in ${(result.durationMs / 1000).toFixed(1)} s${kept}${cut})`);
