@@ -17,12 +17,13 @@ import type { HardeningOptions, HardeningRun } from './result.ts';
 import { acceptQueueLength } from './lib/accept-queue.ts';
 import { openBounded, requireAllOpened } from './lib/bounded.ts';
 import { subscribeChanges, type ChangeFeedClient } from './lib/change-feed-client.ts';
-import { CAPS, clientsFigures, rssBound, type ClientsPlan } from './lib/clients-figures.ts';
+import { CAPS, clientsFigures, rssBound, type ClientsMeasured, type ClientsPlan } from './lib/clients-figures.ts';
 import { connectCommandClients, type CommandClients } from './lib/command-clients.ts';
 import { startDaemon, type Daemon } from './lib/daemon.ts';
 import { listenQueueCounters } from './lib/listen-queue.ts';
 import { describeStates, lookAtNonReaders, waitForBackpressure } from './lib/non-reader-check.ts';
 import { writeSamplePlot, writeSamplesCsv } from './lib/sample-report.ts';
+import { memoryKiB } from '../lib/proc-memory.ts';
 import { describeDescendants, Sampler } from './lib/sampler.ts';
 import { descendantsOf } from './lib/process-guard.ts';
 import { Tally } from './lib/tally.ts';
@@ -35,8 +36,10 @@ import { makeWorkspace } from './lib/workspace.ts';
  * shared cores that took 90 s of a 180 s load, leaving 70 s of steady state — too short for a slope: the load is
  * 300 s, so the steady window is 2½ minutes or more.
  */
-const FULL: ClientsPlan = { loadSeconds: 300, warmupSeconds: 20, sampleMs: 3000 };
-const QUICK: ClientsPlan = { loadSeconds: 30, warmupSeconds: 10, sampleMs: 1000 };
+// retainedEveryS: seconds between the steady state's full collections (each stops the daemon ~0.1 s: rare enough not
+// to shape the load).
+const FULL: ClientsPlan = { loadSeconds: 300, warmupSeconds: 20, sampleMs: 3000, retainedEveryS: 20 };
+const QUICK: ClientsPlan = { loadSeconds: 30, warmupSeconds: 10, sampleMs: 1000, retainedEveryS: 4 };
 
 /** The brief's "bounded connect concurrency": handshakes in flight at once, per kind of client. */
 const CONNECT_CONCURRENCY = 50;
@@ -172,8 +175,21 @@ export async function runThousandClients(options: HardeningOptions): Promise<Har
     await sleep(plan.warmupSeconds * 1000);
     sampler.mark('steady');
     const steadyFrom = sampler.now();
+    // What the daemon keeps: a full collection every retainedEveryS, then its RSS (clients-figures.ts, `retained`).
+    const retained: ClientsMeasured['retained'] = [];
+    let loadOver = false;
+    const retaining = (async () => {
+      while (!loadOver) {
+        const usage = await daemon.memory({ gc: true }).catch(() => undefined);
+        const rssMiB = (await memoryKiB(daemon.pid, 'VmRSS')) / 1024;
+        if (usage !== undefined && !loadOver) retained.push({ t: sampler.now(), rssMiB, heapUsedMiB: usage.heapUsed / 2 ** 20, arrayBuffersMiB: usage.arrayBuffers / 2 ** 20 });
+        for (let waited = 0; waited < plan.retainedEveryS && !loadOver; waited++) await sleep(1000);
+      }
+    })();
 
     const result = await wrkDone;
+    loadOver = true;
+    await retaining;
     const loadEndedAt = sampler.now();
     const loadSeconds = (performance.now() - loadStarted) / 1000;
     const listenAtEnd = await listenQueueCounters();
@@ -225,6 +241,7 @@ export async function runThousandClients(options: HardeningOptions): Promise<Har
         tally,
         result,
         samples,
+        retained,
         idle,
         sockets,
         connected,

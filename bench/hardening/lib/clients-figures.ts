@@ -23,6 +23,8 @@ export interface ClientsPlan {
   /** Into wrk's run, where the steady state begins (every connection made, the daemon's heap grown to the load). */
   warmupSeconds: number;
   sampleMs: number;
+  /** Seconds between the steady state's full collections (`retained`). */
+  retainedEveryS: number;
 }
 
 const readersByTransport: Record<TerminalTransport, number> = { ori: 30, named: 25, rpc: 25 };
@@ -78,6 +80,11 @@ export interface ClientsMeasured {
   tally: Tally;
   result: WrkResult | undefined;
   samples: Sample[];
+  /**
+   * The steady state's retained memory: every plan.retainedEveryS a full collection in the daemon, then its RSS and
+   * heap (the raw samples follow V8's garbage between major collections, which can take minutes under load).
+   */
+  retained: { t: number; rssMiB: number; heapUsedMiB: number; arrayBuffersMiB: number }[];
   /** Readings: before any client, after the 1000 sockets, after the terminals too (just before wrk), after leaving. */
   idle: Sample;
   sockets: Sample;
@@ -181,8 +188,21 @@ function memoryFigures(m: ClientsMeasured): HardeningFigure[] {
   out.push(info('measured RSS per terminal (rings filling, 20 at their caps)', terminalMiB, 'MiB', `(${m.connected.rssMiB.toFixed(0)} − ${m.sockets.rssMiB.toFixed(0)} MiB) / ${CAPS.terminals}; allowed ${(TERMINAL_CAP_BYTES / MiB).toFixed(3)}`));
   out.push(info('measured RSS per HTTP connection under load (steady max − before wrk)', httpKiB, 'KiB', `(${rssMax.toFixed(0)} − ${m.connected.rssMiB.toFixed(0)} MiB) / ${CAPS.http}; allowed ${HTTP_ALLOWANCE_BYTES / KiB}`));
   out.push(info('V8 heap used max in the steady state', Math.max(...steady.map((s) => s.heapUsedMiB).filter(Number.isFinite)), 'MiB'));
-  const rssSlope = slopePerMinute(steady.map((s) => [s.t, s.rssMiB] as const));
-  out.push(figure('RSS slope in the steady state', rssSlope, 'MiB/min', '< 4 MiB/min', rssSlope < 4, `${steady.length} samples over ${(m.loadEndedAt - m.steadyFrom).toFixed(0)} s`));
+  // A leak is what a full collection keeps: the slope is taken on those readings, as the soak takes its own.
+  const rssSlope = slopePerMinute(m.retained.map((s) => [s.t, s.rssMiB] as const));
+  const heapSlope = slopePerMinute(m.retained.map((s) => [s.t, s.heapUsedMiB] as const));
+  const buffersSlope = slopePerMinute(m.retained.map((s) => [s.t, s.arrayBuffersMiB] as const));
+  const rawSlope = slopePerMinute(steady.map((s) => [s.t, s.rssMiB] as const));
+  out.push(
+    figure(
+      'RSS slope in the steady state (after a full collection)',
+      rssSlope,
+      'MiB/min',
+      '< 4 MiB/min',
+      m.retained.length >= 3 && rssSlope < 4,
+      `${m.retained.length} readings over ${(m.loadEndedAt - m.steadyFrom).toFixed(0)} s; after collection: heap ${heapSlope.toFixed(1)}, ArrayBuffers ${buffersSlope.toFixed(1)} MiB/min (RSS ${m.retained.map((s) => s.rssMiB.toFixed(0)).join(' ')}); raw RSS (garbage included) ${rawSlope.toFixed(1)} MiB/min over ${steady.length} samples`,
+    ),
+  );
 
   const fdMax = Math.max(...steady.map((s) => s.fds));
   // Every socket (1000 HTTP, 1000 WebSockets, the change feeds); per HTTP connection one file its request may hold
