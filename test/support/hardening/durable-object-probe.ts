@@ -93,7 +93,7 @@ export class FuzzProbedWorkspaceObject extends WorkspaceObject {
           if (body.out) {
             await fs.rename(folder, held);
             await fs.symlink(body.outside, folder);
-          } else {
+          } else if ((await fs.lstat(folder)).type === 'symlink') {
             await fs.remove(folder);
             await fs.rename(held, folder);
           }

@@ -16,6 +16,7 @@
  * folder LinkSwapper trades for a link to the outside folder and back while requests run.
  */
 import fc from 'fast-check';
+import type { FileSystem } from '../../../adapters/fs/file-system.ts';
 
 /** The fixture's files, relative to the root (a key ending in `/` is an empty folder). */
 export const FUZZ_SEED_FILES: Readonly<Record<string, string>> = {
@@ -160,7 +161,7 @@ export interface LinkFlipper {
 
 /** swapFolder over a backend's own calls (the memory fs, the Node fs, the Durable Object's). */
 export async function swapFolderThrough(
-  fs: { rename(from: string, to: string): Promise<void>; symlink(target: string, path: string): Promise<void>; remove(path: string): Promise<void> },
+  fs: Pick<FileSystem, 'lstat' | 'rename' | 'symlink' | 'remove'>,
   root: string,
   outside: string,
   out: boolean,
@@ -171,7 +172,8 @@ export async function swapFolderThrough(
     if (out) {
       await fs.rename(folder, held);
       await fs.symlink(outside, folder);
-    } else {
+    } else if ((await fs.lstat(folder)).type === 'symlink') {
+      // Only the link goes: a folder already back in place (the swapper's last step was a trade back) stays.
       await fs.remove(folder);
       await fs.rename(held, folder);
     }
