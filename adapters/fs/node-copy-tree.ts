@@ -9,7 +9,9 @@
  *
  * What callers rely on (core/tree-ops/copy-entry.ts stages a folder copy and removes it on failure):
  * - when the returned promise settles, nothing is still being written: after the first failure no new entry
- *   is started, the ones in flight are waited for, and only then is that first error thrown;
+ *   is started, the ones in flight are waited for, and only then is that first error thrown; an entry in flight
+ *   writes nothing once the failure is known (its read or lstat under way finishes, its write is skipped), so
+ *   what the caller then removes is as small as it can be;
  * - a folder gets its source's permission bits only once everything inside it is copied, so a read-only
  *   source folder does not stop the copy being filled;
  * - a special file (FIFO, socket, device) is refused with `invalid`, as before.
@@ -83,6 +85,7 @@ export async function copyTree(
   // whole level of the tree.
   const tasks: CopyTask[] = [{ source, target, kind: stats, mode, parent: undefined, named }];
   let failure: { error: unknown } | undefined;
+  const stopped = () => failure !== undefined;
 
   const completed = async (folder: FolderCopy | undefined): Promise<void> => {
     for (let done = folder; done !== undefined && --done.pending === 0; done = done.parent) {
@@ -98,6 +101,7 @@ export async function copyTree(
       if (beneath) checkPath(task.named);
       if (task.kind.isDirectory()) {
         const folderMode = task.mode ?? (await fsp.lstat(task.source)).mode & 0o7777;
+        if (stopped()) return;
         await fsp.mkdir(task.target);
         const held = beneath ? [await openFolder(task.source), await openFolder(task.target)] : [];
         const [sourceFolder, targetFolder] = beneath ? held.map(descriptorPath) : [task.source, task.target];
@@ -115,7 +119,7 @@ export async function copyTree(
         }
         await completed(folder); // its own share: an empty folder is complete now
       } else {
-        await copyLeaf(task, beneath);
+        await copyLeaf(task, beneath, stopped);
         await completed(task.parent);
       }
     } catch (error) {
@@ -141,11 +145,13 @@ export async function copyTree(
   if (failure !== undefined) throw failure.error;
 }
 
-async function copyLeaf({ source, target, kind }: CopyTask, beneath: boolean): Promise<void> {
+/** `stopped`: another entry failed while this one read its source; then nothing is written. */
+async function copyLeaf({ source, target, kind }: CopyTask, beneath: boolean, stopped: () => boolean): Promise<void> {
   if (kind.isSymbolicLink()) {
-    await fsp.symlink(await fsp.readlink(source, 'utf8'), target);
+    const text = await fsp.readlink(source, 'utf8');
+    if (!stopped()) await fsp.symlink(text, target);
   } else if (kind.isFile()) {
-    await copyFileBeneath(source, target, beneath);
+    await copyFileBeneath(source, target, beneath, stopped);
   } else {
     throw new FsError('invalid', source, `invalid: cannot copy a special file: ${source}`);
   }
@@ -155,12 +161,16 @@ async function copyLeaf({ source, target, kind }: CopyTask, beneath: boolean): P
  * copyFile of a regular file (the mode bits too). `beneath`: the source is opened without following a link (the
  * listing said it is a file; a link put there since is refused, not followed out) and copied from its descriptor.
  */
-export async function copyFileBeneath(source: string, target: string, beneath: boolean): Promise<void> {
+export async function copyFileBeneath(source: string, target: string, beneath: boolean, stopped = () => false): Promise<void> {
   if (!beneath) return fsp.copyFile(source, target, COPY_FILE_FLAGS);
   const handle = await fsp.open(source, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
   try {
-    await fsp.copyFile(descriptorPath(handle.fd), target, COPY_FILE_FLAGS);
-  } finally {
-    await handle.close();
+    if (!stopped()) await fsp.copyFile(descriptorPath(handle.fd), target, COPY_FILE_FLAGS);
+  } catch (error) {
+    // The failure goes up at once, the source's close behind it: waiting for the close (a thread-pool round trip)
+    // would let other entries of the same copy finish opening and start writing before the copy knows it failed.
+    handle.close().catch(() => {});
+    throw error;
   }
+  await handle.close();
 }
