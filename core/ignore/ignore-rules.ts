@@ -13,10 +13,14 @@
  * Not read: the user's `core.excludesFile` (per-user, not part of the workspace) and the `.gitignore` files of
  * folders above the workspace root. Symlinks are matched as the kind they point to, as the tree lists them.
  *
- * Rules files are loaded lazily, once per folder, and cached until `forget(folder)`.
+ * Rules files are loaded lazily, once per folder, and cached until `forget(folder)` — or until REMEMBERED_FOLDERS
+ * other folders were asked about since (a long-lived instance is asked about every path that changes, temp files'
+ * one-off names included: unbounded, 100 change feeds kept ~20 MiB more every minute of a write load). Forgetting
+ * costs a re-read, never a different answer.
  */
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
 import { isFsError } from '../../adapters/fs/fs-error.ts';
+import { TwoGenerationMap } from '../caching/two-generation-map.ts';
 import { join } from '../../adapters/fs/posix-path.ts';
 import { isAlwaysIgnored, VIRTUALENV_MARKER } from './package-stores.ts';
 import type { NamePrefilter } from './name-prefilter.ts';
@@ -64,20 +68,30 @@ interface Layer {
 
 const NO_VERDICT = { ignored: false, unignored: false };
 
+/**
+ * Folders whose rules file, and whether they are a virtualenv, one instance remembers (each: at least this many
+ * recently used, at most twice as many). A walk asks about a folder's ancestors again for each folder below
+ * them, so those stay; a watcher's working set is the folders that changed lately.
+ */
+export const REMEMBERED_FOLDERS = 512;
+
 export function createIgnoreRules(fs: FileSystem, root: string): IgnoreRules {
-  const layers = new Map<string, Promise<Layer | null>>();
-  const virtualenvs = new Map<string, Promise<boolean>>();
+  const layers = new TwoGenerationMap<string, Promise<Layer | null>>(REMEMBERED_FOLDERS);
+  const virtualenvs = new TwoGenerationMap<string, Promise<boolean>>(REMEMBERED_FOLDERS);
   let excludeLayer: Promise<Layer | null> | undefined;
 
   const absolute = (relPath: string) => (relPath === '' ? root : join(root, relPath));
 
-  function cached<T>(map: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
+  function cached<T>(map: TwoGenerationMap<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
     let promise = map.get(key);
     if (!promise) {
-      promise = load();
-      map.set(key, promise);
+      const loading = load();
+      map.set(key, loading);
       // A failure that is not an FsError (a bug) must not stay cached as the answer.
-      promise.catch(() => map.delete(key));
+      loading.catch(() => {
+        if (map.get(key) === loading) map.delete(key);
+      });
+      promise = loading;
     }
     return promise;
   }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileSystem } from '../../../adapters/fs/file-system.ts';
 import { MemoryFileSystem } from '../../../adapters/fs/memory-file-system.ts';
 import { NodeFileSystem } from '../../../adapters/fs/node-file-system.ts';
-import { createIgnoreRules, staleRulesFolder } from '../../../core/ignore/ignore-rules.ts';
+import { createIgnoreRules, REMEMBERED_FOLDERS, staleRulesFolder } from '../../../core/ignore/ignore-rules.ts';
 import { tempWorkspace, type TempWorkspace } from '../../support/workspace.ts';
 
 /**
@@ -217,6 +217,37 @@ describe('createIgnoreRules', () => {
     expect(staleRulesFolder('py/venv/pyvenv.cfg')).toBe('py/venv');
     expect(staleRulesFolder('a/b.txt')).toBeUndefined();
     expect(staleRulesFolder('a/x.gitignore')).toBeUndefined();
+  });
+
+  it('remembers a bounded number of folders: ever new names are forgotten oldest first, a folder in use stays', async () => {
+    // A change feed's rules are asked about every path that changes, temp files' one-off names included.
+    const fs = memory({ 'venv/pyvenv.cfg': '', 'venv/lib/x.py': '', 'a/.gitignore': '*.log\n' });
+    const looked: string[] = [];
+    const counted = Object.create(fs) as FileSystem;
+    counted.lstat = (path) => {
+      looked.push(path);
+      return fs.lstat(path);
+    };
+    const rules = createIgnoreRules(counted, '/ws');
+    const times = (path: string) => looked.filter((p) => p === path).length;
+    const names = 3 * REMEMBERED_FOLDERS;
+    for (let i = 0; i < names; i++) {
+      expect(await rules.isIgnored(`t${i}/.wsapi-1.tmp`, false)).toBe(false);
+      expect(await rules.isIgnored('venv/lib/x.py', false)).toBe(true);
+      expect(await rules.isIgnored('a/b.log', false)).toBe(true);
+    }
+    // In use: looked at once for the whole run.
+    expect(times('/ws/venv/pyvenv.cfg')).toBe(1);
+    expect(times('/ws/a/.gitignore')).toBe(1);
+    // Each new folder: its rules file and its pyvenv.cfg looked at once; the oldest ones are forgotten.
+    expect(times('/ws/t0/.gitignore')).toBe(1);
+    expect(times('/ws/t0/pyvenv.cfg')).toBe(1);
+    const before = looked.length;
+    expect(await rules.isIgnored(`t${names - 1}/.wsapi-1.tmp`, false)).toBe(false);
+    expect(looked.length).toBe(before); // the newest: remembered
+    expect(await rules.isIgnored('t0/.wsapi-1.tmp', false)).toBe(false);
+    expect(times('/ws/t0/.gitignore')).toBe(2); // the oldest: forgotten, looked at again, same answer
+    expect(times('/ws/t0/pyvenv.cfg')).toBe(2);
   });
 
   it('reloads .git/info/exclude after forget(".git/info")', async () => {
