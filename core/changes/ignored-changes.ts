@@ -26,7 +26,7 @@ export interface IgnoredChanges {
 }
 
 export function ignoredChanges(fs: FileSystem, root: string): IgnoredChanges {
-  let rules: IgnoreRules = createIgnoreRules(fs, root);
+  let rules: IgnoreRules = createIgnoreRules(fs, root, { longLived: true });
 
   async function isIgnored(change: Change): Promise<boolean> {
     const path = change.absolutePath;
@@ -55,7 +55,7 @@ export function ignoredChanges(fs: FileSystem, root: string): IgnoredChanges {
       if (folder !== undefined) rules.forget(folder);
     },
     reset() {
-      rules = createIgnoreRules(fs, root);
+      rules = createIgnoreRules(fs, root, { longLived: true });
     },
   };
 }

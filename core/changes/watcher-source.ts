@@ -72,7 +72,7 @@ export function watcherSource(options: WatcherSourceOptions): ChangeSource {
   return {
     async start(sink: ChangeSink) {
       const root = await options.root();
-      const rules = options.gitignore === false ? undefined : createIgnoreRules(options.fs, root);
+      const rules = options.gitignore === false ? undefined : createIgnoreRules(options.fs, root, { longLived: true });
       const pending = new Set<string>();
       let draining: Promise<void> | undefined;
       let stopped = false;
@@ -200,7 +200,7 @@ class IgnoredFolderWatch {
       giveWay: (() => Promise<void> | undefined) | undefined;
     },
   ) {
-    this.rules = createIgnoreRules(fs, root);
+    this.rules = createIgnoreRules(fs, root, { longLived: true });
   }
 
   /** The first walk (before the watcher starts, so it never enters them). */

@@ -17,6 +17,12 @@
  * other folders were asked about since (a long-lived instance is asked about every path that changes, temp files'
  * one-off names included: unbounded, 100 change feeds kept ~20 MiB more every minute of a write load). Forgetting
  * costs a re-read, never a different answer.
+ *
+ * The same holds for the answers an `ignore` matcher remembers (every path it was asked about, and its folders).
+ * A walk's instance shares each file's matcher with later walks (./parsed-rules-cache.ts): the paths of a tree,
+ * asked again by the next walk. A long-lived instance (`{ longLived: true }`: a watcher, a change feed, the search
+ * file list) is asked about paths that come and go, so it asks a copy of its own instead, started afresh every
+ * ANSWERS_PER_MATCHER questions: same patterns, same answers, bounded memory.
  */
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
 import { isFsError } from '../../adapters/fs/fs-error.ts';
@@ -55,15 +61,23 @@ export function staleRulesFolder(relPath: string): string | undefined {
   return rulesFolderOf(relPath, VIRTUALENV_MARKER);
 }
 
+/** What a layer asks of its patterns. */
+type Matcher = Pick<Ignore, 'test'>;
+
 /** One rules file and the folder it applies from. */
 interface Layer {
   /** Root-relative folder the patterns are relative to. */
   dir: string;
+  /** The file's patterns (never asked directly by a long-lived instance: see `matcher`). */
   rules: Ignore;
+  /** What answers for the patterns: `rules` itself, or a long-lived instance's renewed copy of it. */
+  answers: Matcher;
   /** Which names the file's own patterns could match at all. */
   names: NamePrefilter;
   /** This file's rules with some folders it excludes forced back in (see `verdict`), by folder. */
-  reincluded: Map<string, Ignore>;
+  reincluded: TwoGenerationMap<string, Matcher>;
+  /** How this instance makes a matcher of patterns (shared, or a renewed copy). */
+  matcher: (rules: Ignore) => Matcher;
 }
 
 const NO_VERDICT = { ignored: false, unignored: false };
@@ -75,7 +89,39 @@ const NO_VERDICT = { ignored: false, unignored: false };
  */
 export const REMEMBERED_FOLDERS = 512;
 
-export function createIgnoreRules(fs: FileSystem, root: string): IgnoreRules {
+/**
+ * Questions a long-lived instance's copy of a matcher answers before it starts afresh: its memory of answers stays
+ * under ~150 KiB (an answer and its path, ~150 B), and a copy costs no parsing (the rules are shared, not re-read).
+ */
+export const ANSWERS_PER_MATCHER = 1024;
+
+/** A matcher of `rules` that forgets its answers every ANSWERS_PER_MATCHER questions. */
+function renewedMatcher(rules: Ignore): Matcher {
+  let copy = newMatcher().add(rules);
+  let asked = 0;
+  return {
+    test(path) {
+      if (++asked > ANSWERS_PER_MATCHER) {
+        copy = newMatcher().add(rules);
+        asked = 1;
+      }
+      return copy.test(path);
+    },
+  };
+}
+
+const sharedMatcher = (rules: Ignore): Matcher => rules;
+
+export interface IgnoreRulesOptions {
+  /**
+   * Kept for as long as a watcher or a feed lives, and asked about every path that changes: the `ignore`
+   * matchers' memories of answers are this instance's own and bounded, instead of shared with later walks.
+   */
+  longLived?: boolean;
+}
+
+export function createIgnoreRules(fs: FileSystem, root: string, options: IgnoreRulesOptions = {}): IgnoreRules {
+  const matcher = options.longLived === true ? renewedMatcher : sharedMatcher;
   const layers = new TwoGenerationMap<string, Promise<Layer | null>>(REMEMBERED_FOLDERS);
   const virtualenvs = new TwoGenerationMap<string, Promise<boolean>>(REMEMBERED_FOLDERS);
   let excludeLayer: Promise<Layer | null> | undefined;
@@ -96,8 +142,11 @@ export function createIgnoreRules(fs: FileSystem, root: string): IgnoreRules {
     return promise;
   }
 
-  const toLayer = (dir: string) => (file: RulesFile | null): Layer | null =>
-    file && { dir, rules: file.rules, names: file.names, reincluded: new Map() };
+  const toLayer = (dir: string) => (file: RulesFile | null): Layer | null => {
+    if (!file) return null;
+    const answers = matcher(file.rules);
+    return { dir, rules: file.rules, answers, names: file.names, reincluded: new TwoGenerationMap(REMEMBERED_FOLDERS), matcher };
+  };
 
   function gitignoreLayer(relDir: string, hint: FolderHint | undefined): Promise<Layer | null> {
     return cached(layers, relDir, async () => {
@@ -181,7 +230,7 @@ export function createIgnoreRules(fs: FileSystem, root: string): IgnoreRules {
  */
 function ignoresFolder(layer: Layer, local: string): boolean {
   if (local === '' || !local.split('/').some((name) => layer.names.mayMatch(name))) return false;
-  return layer.rules.test(local + '/').ignored;
+  return layer.answers.test(local + '/').ignored;
 }
 
 /**
@@ -197,22 +246,22 @@ function verdict(layer: Layer, relPath: string, isDir: boolean): { ignored: bool
   if (layer.dir !== '' && !relPath.startsWith(layer.dir + '/')) return NO_VERDICT;
   const local = layer.dir === '' ? relPath : relPath.slice(layer.dir.length + 1);
   const probe = isDir ? local + '/' : local;
-  const result = layer.rules.test(probe);
+  const result = layer.answers.test(probe);
   if (!result.ignored) return result;
   const slash = local.lastIndexOf('/');
   if (slash < 0) return result;
   const parent = local.slice(0, slash);
-  if (!layer.rules.test(parent + '/').ignored) return result;
+  if (!layer.answers.test(parent + '/').ignored) return result;
   return reincludedRules(layer, parent).test(probe);
 }
 
-function reincludedRules(layer: Layer, folder: string): Ignore {
+function reincludedRules(layer: Layer, folder: string): Matcher {
   let rules = layer.reincluded.get(folder);
   if (!rules) {
     const negations = ancestorsAndSelf(folder)
       .slice(1)
       .map((dir) => '!/' + dir.split('/').map(escapePattern).join('/') + '/');
-    rules = newMatcher().add(layer.rules).add(negations);
+    rules = layer.matcher(newMatcher().add(layer.rules).add(negations));
     layer.reincluded.set(folder, rules);
   }
   return rules;

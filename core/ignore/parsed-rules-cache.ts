@@ -13,9 +13,10 @@
  * place, keeping its size, within the filesystem's timestamp tick leaves the version as it was.
  *
  * Bounded: at most MAX_CACHED_FILES per FileSystem (least recently used dropped first); a matcher's memory of
- * answers grows with the distinct paths tested against it, at most the entries beneath its folder, and is now
- * kept for as long as the file is unchanged rather than for one walk (measured: ~14 MiB for one matcher that
- * answered the ~83k paths of a whole Linux kernel tree).
+ * answers grows with the distinct paths tested against it, and is kept for as long as the file is unchanged
+ * rather than for one walk (measured: ~14 MiB for one matcher that answered the ~83k paths of a whole Linux kernel
+ * tree). Only walks ask these matchers, so those paths are the tree's; a long-lived consumer, asked about every
+ * path that comes and goes (temp files' one-off names), asks bounded copies of its own (./ignore-rules.ts).
  */
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
 

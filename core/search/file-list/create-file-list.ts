@@ -74,7 +74,7 @@ export function createFileList(options: FileListOptions): FileList {
   const rootSlash = root === '/' ? '/' : root + '/';
   const makeFile = listedFileMaker(rootSlash);
   const exclude = new Set(options.exclude ?? []);
-  const rules = createIgnoreRules(fs, root);
+  const rules = createIgnoreRules(fs, root, { longLived: true });
   const listeners = new Set<(events: readonly FileListEvent[]) => void>();
   const subscription = changes.subscribe({ under: root, maxQueue: MAX_QUEUE });
 

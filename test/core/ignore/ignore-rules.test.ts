@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileSystem } from '../../../adapters/fs/file-system.ts';
 import { MemoryFileSystem } from '../../../adapters/fs/memory-file-system.ts';
 import { NodeFileSystem } from '../../../adapters/fs/node-file-system.ts';
-import { createIgnoreRules, REMEMBERED_FOLDERS, staleRulesFolder } from '../../../core/ignore/ignore-rules.ts';
+import { ANSWERS_PER_MATCHER, createIgnoreRules, REMEMBERED_FOLDERS, staleRulesFolder } from '../../../core/ignore/ignore-rules.ts';
+import { readRulesFile } from '../../../core/ignore/rules-file.ts';
 import { tempWorkspace, type TempWorkspace } from '../../support/workspace.ts';
 
 /**
@@ -149,6 +150,40 @@ describe('createIgnoreRules agrees with git check-ignore on every path', () => {
       expect([...ours].sort()).toEqual([...gitSays].sort());
     });
   }
+
+  it('a long-lived instance agrees too, round after round, across its matchers starting afresh', async () => {
+    const seed: Record<string, string> = { '/ws/.git/info/exclude': INFO_EXCLUDE };
+    for (const [rel, content] of Object.entries(SCENARIO)) seed[`/ws/${rel}`] = content;
+    const fs = new MemoryFileSystem(seed);
+    const rules = createIgnoreRules(fs, '/ws', { longLived: true });
+    // Each round asks every matcher about every path: a few rounds pass ANSWERS_PER_MATCHER questions.
+    const rounds = Math.ceil((3 * ANSWERS_PER_MATCHER) / paths.length);
+    for (let round = 0; round < rounds; round++) {
+      const ours = new Set<string>();
+      for (const { relPath, isDir } of paths) if (await rules.isIgnored(relPath, isDir)) ours.add(relPath);
+      expect([...ours].sort(), `round ${round}`).toEqual([...gitSays].sort());
+    }
+  });
+});
+
+describe('the matchers a long-lived instance asks', () => {
+  it('are its own: the matcher shared with walks is never asked, so it remembers no path that came and went', async () => {
+    const fs = new MemoryFileSystem({ '/ws/.gitignore': '*.tmp\n.*\n', '/ws/a/x.txt': '' });
+    const shared = (await readRulesFile(fs, '/ws/.gitignore'))!.rules;
+    const asked: string[] = [];
+    const test = shared.test.bind(shared);
+    shared.test = (path) => {
+      asked.push(path);
+      return test(path);
+    };
+    const longLived = createIgnoreRules(fs, '/ws', { longLived: true });
+    for (let i = 0; i < 100; i++) expect(await longLived.isIgnored(`a/.wsapi-${i}.tmp`, false)).toBe(true);
+    expect(await longLived.isIgnored('a/x.txt', false)).toBe(false);
+    expect(asked).toEqual([]);
+    // A walk's instance shares it: what one walk learnt, the next one reuses.
+    expect(await createIgnoreRules(fs, '/ws').isIgnored('a/y.tmp', false)).toBe(true);
+    expect(asked).toContain('a/y.tmp');
+  });
 });
 
 describe('createIgnoreRules', () => {
