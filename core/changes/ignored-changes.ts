@@ -25,6 +25,30 @@ export interface IgnoredChanges {
   reset(): void;
 }
 
+/** The judges in use, by FileSystem, then root: one view's subscriptions share one (see `sharedIgnoredChanges`). */
+const judges = new WeakMap<FileSystem, Map<string, IgnoredChanges>>();
+
+/**
+ * The one judge of every subscription to the same view (its FileSystem and root). Each subscription is asked
+ * about every change, and a judge remembers what it was asked (bounded: core/ignore/ignore-rules.ts): a judge
+ * each, a hundred subscribers held a hundred copies of the same answers and probed the disk a hundred times per
+ * changed path. Shared, they are no less exact: rules are read from the disk as it is when a change is judged,
+ * and a changed rules file is forgotten by the first subscriber that sees its change.
+ */
+export function sharedIgnoredChanges(fs: FileSystem, root: string): IgnoredChanges {
+  let byRoot = judges.get(fs);
+  if (!byRoot) {
+    byRoot = new Map();
+    judges.set(fs, byRoot);
+  }
+  let judge = byRoot.get(root);
+  if (!judge) {
+    judge = ignoredChanges(fs, root);
+    byRoot.set(root, judge);
+  }
+  return judge;
+}
+
 export function ignoredChanges(fs: FileSystem, root: string): IgnoredChanges {
   let rules: IgnoreRules = createIgnoreRules(fs, root, { longLived: true });
 

@@ -2,7 +2,7 @@ import { isInside } from '../../adapters/fs/posix-path.ts';
 import type { WorkspaceView } from '../agents/workspace-view.ts';
 import { asSubscription } from './as-subscription.ts';
 import type { ChangeFeed, ChangeSubscription, FeedFrame, SubscribeOptions } from './change-feed.ts';
-import { ignoredChanges } from './ignored-changes.ts';
+import { sharedIgnoredChanges } from './ignored-changes.ts';
 
 export interface ViewSubscribeOptions extends Omit<SubscribeOptions, 'under'> {
   /**
@@ -24,7 +24,7 @@ export interface ViewSubscribeOptions extends Omit<SubscribeOptions, 'under'> {
 export function subscribeInView(feed: ChangeFeed, view: WorkspaceView, options: ViewSubscribeOptions = {}): ChangeSubscription {
   const { includeIgnored = false, ...subscribeOptions } = options;
   const subscription = feed.subscribe(subscribeOptions);
-  const ignored = includeIgnored ? undefined : ignoredChanges(view.fs, view.root);
+  const ignored = includeIgnored ? undefined : sharedIgnoredChanges(view.fs, view.root);
   const next = async (): Promise<IteratorResult<FeedFrame, undefined>> => {
     for (;;) {
       const result = await subscription.next();

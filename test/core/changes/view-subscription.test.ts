@@ -73,6 +73,10 @@ describe('subscribeInView', () => {
     async function framesFor(subscription: ReturnType<typeof subscribeInView>, feed: ReturnType<typeof createChangeFeed>, paths: string[]) {
       for (const path of paths) feed.publish(present(path, String(Math.random())));
       feed.publish(present('/ws/marker', String(Math.random())));
+      return upToMarker(subscription);
+    }
+    /** The paths of the frames before `/ws/marker` (the kind for a frame without one). */
+    async function upToMarker(subscription: ReturnType<typeof subscribeInView>) {
       const seen: string[] = [];
       for (;;) {
         const frame = (await subscription.next()).value!;
@@ -116,6 +120,33 @@ describe('subscribeInView', () => {
       expect(await framesFor(subscription, feed, ['/ws/pkg/out/gen.js'])).toEqual([]);
       feed.resync();
       expect(await framesFor(subscription, feed, ['/ws/pkg/out/gen.js'])).toEqual(['resync', '/ws/pkg/out/gen.js']);
+    });
+
+    it('subscriptions to one view share one judge: each changed path is looked up once, however many subscribe', async () => {
+      /** `fs` with the paths it lstats counted. */
+      const counting = (fs: MemoryFileSystem) => {
+        const looked: string[] = [];
+        const counted = Object.create(fs) as MemoryFileSystem;
+        counted.lstat = (path) => {
+          looked.push(path);
+          return fs.lstat(path);
+        };
+        return { counted, looked };
+      };
+      const { counted, looked } = counting(files());
+      const feed = createChangeFeed();
+      const subscriptions = Array.from({ length: 20 }, () => subscribeInView(feed, viewOf(undefined, counted)));
+      for (const path of ['/ws/logs/a.log', '/ws/build/x.js', '/ws/pkg/out/gen.js', '/ws/pkg/b.ts', '/ws/marker']) feed.publish(present(path, '1'));
+      const seen = await Promise.all(subscriptions.map((subscription) => upToMarker(subscription)));
+      for (const frames of seen) expect(frames).toEqual(['/ws/logs/a.log', '/ws/pkg/b.ts']);
+      expect(looked.filter((p) => p === '/ws/logs/a.log/pyvenv.cfg')).toHaveLength(1);
+      expect(looked.filter((p) => p === '/ws/pkg/.gitignore')).toHaveLength(1);
+      for (const subscription of subscriptions) subscription.close();
+      // Another view (a FileSystem of its own) has a judge of its own.
+      const other = counting(files());
+      const otherFeed = createChangeFeed();
+      expect(await framesFor(subscribeInView(otherFeed, viewOf(undefined, other.counted)), otherFeed, ['/ws/logs/a.log'])).toEqual(['/ws/logs/a.log']);
+      expect(other.looked.filter((p) => p === '/ws/logs/a.log/pyvenv.cfg')).toHaveLength(1);
     });
 
     it('with includeIgnored, everything the view sees', async () => {
