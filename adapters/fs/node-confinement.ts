@@ -25,6 +25,7 @@ import { constants } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { ConfinedFolders, escaped } from './confined-folders.ts';
 import { FsError } from './fs-error.ts';
+import { toFsError } from './node-fs-error.ts';
 import { basename, dirname, isInside, join, normalize, segments } from './posix-path.ts';
 
 const PROC_FD = '/proc/self/fd';
@@ -38,6 +39,9 @@ const HAS_PROC_FD = (() => {
 })();
 
 const OPEN_FOLDER = constants.O_RDONLY | constants.O_DIRECTORY;
+/** Working folders a chdir fails on as on a missing folder, and as on a file: nothing anyone can create there. */
+const MISSING_FOLDER = `${PROC_FD}/-1`;
+const NOT_A_FOLDER = '/proc/self/stat';
 const OPEN_FOLDER_NO_LINK = OPEN_FOLDER | constants.O_NOFOLLOW;
 
 /** A folder held open: `at(name)` names an entry in it, however the folder's own path changes meanwhile. */
@@ -78,8 +82,11 @@ function realOf(fd: number): string {
  * A process's working folder, held for its start: `cwd` (inside `within`) opened and checked, and named by the
  * descriptor (`/proc/self/fd/N`): a child inherits the descriptor, so its chdir (before exec, where O_CLOEXEC has
  * not closed it yet) resolves to that very folder whatever its path has become. Release once spawn has returned:
- * the child holds its own copy. An unconfined `cwd` (no `within`, or outside it) comes back as it is, and so does
- * one that cannot be opened as a folder (missing, a file): the spawn then fails on it as it always did. Throws
+ * the child holds its own copy. An unconfined `cwd` (no `within`, or outside it) comes back as it is. One that
+ * cannot be opened as a folder is never handed on as a path — the child would resolve it again, through whatever
+ * link is there by then (a link being replaced is missing for an instant: git once fetched in the repository a
+ * flipped link led to): missing comes back as a path that is missing (ENOENT), a file as one under a file
+ * (ENOTDIR), so the spawn fails as it did on the path itself; anything else is thrown as an FsError. Throws
  * `permission-denied` when the folder lands outside `within`.
  */
 export function pinWorkingFolder(cwd: string, within: string | undefined): { cwd: string; release(): void } {
@@ -88,8 +95,11 @@ export function pinWorkingFolder(cwd: string, within: string | undefined): { cwd
   let fd: number;
   try {
     fd = fsc.openSync(cwd, OPEN_FOLDER);
-  } catch {
-    return asItIs;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { cwd: MISSING_FOLDER, release: () => {} };
+    if (code === 'ENOTDIR') return { cwd: NOT_A_FOLDER, release: () => {} };
+    throw toFsError(error, cwd);
   }
   if (!landedInside(fd, within)) {
     fsc.closeSync(fd);

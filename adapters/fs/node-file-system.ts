@@ -20,14 +20,17 @@ import type {
   WriteAtOptions,
   WriteOptions,
 } from './file-system.ts';
-import { FsError, isFsError, type FsErrorCode } from './fs-error.ts';
+import { FsError, isFsError } from './fs-error.ts';
 import { checkOffset, checkPath, chunkBytesOf, maxBytesOf, rangeBounds, readdirLimitOf } from './arguments.ts';
 import { cappedChunks, discardSource } from './capped-chunks.ts';
 import { copyFileBeneath, copyTree } from './node-copy-tree.ts';
 import { NodeFileRangeStream } from './node-file-range-stream.ts';
 import { Confinement, descriptorPath, removeTreeBeneath, type PinnedFolder } from './node-confinement.ts';
+import { toFsError } from './node-fs-error.ts';
 import { NODE_WRITER_IDENTITY } from './node-writer-identity.ts';
 import { basename, dirname, isInside, join } from './posix-path.ts';
+
+export { toFsError } from './node-fs-error.ts';
 
 /**
  * Default stream chunk size (a caller may ask for another: ReadStreamOptions). On a 1 GiB file 256 KiB
@@ -49,31 +52,6 @@ const OPEN_IN_PLACE = constants.O_WRONLY | (constants.O_NONBLOCK ?? 0);
  */
 const WRITE_BATCH_BYTES = 1024 * 1024;
 const WRITE_BATCH_PIECES = 512;
-
-const ERRNO_TO_CODE: Record<string, FsErrorCode> = {
-  ENOENT: 'not-found',
-  EEXIST: 'exists',
-  ENOTDIR: 'not-directory',
-  EISDIR: 'is-directory',
-  ENOTEMPTY: 'not-empty',
-  EACCES: 'permission-denied',
-  EPERM: 'permission-denied',
-  ELOOP: 'loop',
-  ENAMETOOLONG: 'name-too-long',
-  EINVAL: 'invalid',
-};
-
-/** Translates anything thrown by node:fs into an FsError for `path` (FsErrors pass through untouched). */
-export function toFsError(error: unknown, path: string): FsError {
-  if (error instanceof FsError) return error;
-  const errno = (error as NodeJS.ErrnoException | undefined)?.code;
-  const code = (errno && ERRNO_TO_CODE[errno]) || 'io';
-  if (code === 'io') {
-    const detail = errno ?? (error instanceof Error ? error.message : String(error));
-    return new FsError('io', path, `io: ${path} (${detail})`);
-  }
-  return new FsError(code, path);
-}
 
 /** Removes `deepest` and its parents up to and including `first` (the folders one mkdir -p made), while empty. */
 async function removeCreatedFolders(deepest: string, first: string): Promise<void> {

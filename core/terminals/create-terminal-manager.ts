@@ -2,6 +2,7 @@
  * The terminal manager (terminal-manager.ts has the model): starts sessions on the pty adapter, keeps named
  * ones until they are removed or reaped, and kills an unnamed one when its client leaves.
  */
+import { isFsError } from '../../adapters/fs/fs-error.ts';
 import type { PtyAdapter } from '../../adapters/pty/pty-adapter.ts';
 import { WorkspaceError } from '../errors/workspace-error.ts';
 import { Session } from './terminal-session.ts';
@@ -109,6 +110,9 @@ export function createTerminalManager(pty: PtyAdapter, options: TerminalManagerO
           maxChunkBytes: Math.max(4096, Math.floor(options.ringBytes / 8)),
         });
       } catch (error) {
+        // The working folder refused (traded for a link out of the root: adapters/fs/node-confinement.ts) is the
+        // request's fault, answered as the FileSystem's refusal is (403); anything else is ours.
+        if (isFsError(error)) throw error;
         throw new WorkspaceError('internal', `could not start the terminal: ${(error as Error).message}`);
       }
       const session = new Session(process, {

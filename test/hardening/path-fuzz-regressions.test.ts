@@ -2,13 +2,18 @@
  * What the hostile-path fuzzer found (test/hardening/path-fuzz.test.ts, `npm run soak -- fuzz-paths`), each as the
  * smallest request that showed it, fixed in the product.
  */
+import { renameSync, symlinkSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { MemoryFileSystem } from '../../adapters/fs/memory-file-system.ts';
 import { GitFolderError, type GitRunner } from '../../core/git/git-runner.ts';
 import { GitWorktreeAdapter } from '../../adapters/git/git-worktree-adapter.ts';
+import { NodePtyAdapter } from '../../adapters/pty/node-pty-adapter.ts';
 import { createWorkspaceApp, type WorkspaceApp } from '../../runtime/app.ts';
 import { createNodeWorkspaceApp } from '../../runtime/node/node-workspace-app.ts';
-import { request } from '../support/workspace.ts';
+import { nodeApp, request } from '../support/workspace.ts';
 
 let app: WorkspaceApp | undefined;
 afterEach(async () => {
@@ -59,4 +64,36 @@ it('POST /workspace/agents on a Node app over the memory backend: a copy, not a 
   expect([response.status, await response.json()]).toEqual([200, { ok: true }]);
   expect(new TextDecoder().decode(await fs.read('/ws-memory-only/.agents/sub/a.txt'))).toBe('a\n');
   expect(await new GitWorktreeAdapter().repositoryOf('/ws-memory-only')).toBeUndefined();
+});
+
+// Seed 270861442, node backend, the folder `swapped` traded for a link out while requests ran: `POST /terminals
+// {"cwd":"swapped"}` was 500 "could not start the terminal: permission-denied …" — the terminal adapter refused the
+// working folder found outside (adapters/fs/node-confinement.ts), and the terminal manager made every start failure
+// a 500. A refused folder is now the request's 403. (The same run's escape — git writing FETCH_HEAD in the outside
+// repository through a link being replaced — is pinned in test/adapters/fs/working-folder.test.ts.)
+it('POST /terminals in a folder traded for a link out between the check and the start: 403, nothing started', async () => {
+  const container = await realpath(await mkdtemp(join(tmpdir(), 'wsapi-trade-')));
+  const root = join(container, 'ws');
+  const outside = join(container, 'outside');
+  await mkdir(join(root, 'swapped'), { recursive: true });
+  await mkdir(outside);
+  try {
+    const ptys = new NodePtyAdapter({ within: root });
+    // The trade lands after the route checked the folder, as the fuzzer's thread made it land.
+    const trading = Object.create(ptys) as NodePtyAdapter;
+    trading.spawn = (options) => {
+      renameSync(join(root, 'swapped'), join(root, 'swapped-held'));
+      symlinkSync(outside, join(root, 'swapped'));
+      return ptys.spawn(options);
+    };
+    app = nodeApp(root, { pty: trading });
+    const response = await app.fetch(
+      request('/terminals', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 't1', cwd: 'swapped' }) }),
+    );
+    expect([response.status, await response.json()]).toEqual([403, { error: 'permission denied' }]);
+    expect(app.terminals!.list()).toEqual([]);
+    expect(await readdir(outside)).toEqual([]);
+  } finally {
+    await rm(container, { recursive: true, force: true });
+  }
 });

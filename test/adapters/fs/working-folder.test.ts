@@ -5,15 +5,16 @@
  * call runs there (each case shows its own escape first). A folder that stays inside works as before, and the
  * process sees its real path as its working folder.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, realpath, rename, rm, symlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createGitProcess } from '../../../adapters/git/git-process.ts';
 import { NodeProcessAdapter } from '../../../adapters/process/node-process-adapter.ts';
 import { NodePtyAdapter } from '../../../adapters/pty/node-pty-adapter.ts';
+import { pinWorkingFolder } from '../../../adapters/fs/node-confinement.ts';
 import { GitFolderError } from '../../../core/git/git-runner.ts';
 
 let container: string;
@@ -103,3 +104,37 @@ describe('terminals', () => {
     expect(await started(new NodePtyAdapter({ within: root }), join(root, 'inside'))).toBe(join(root, 'inside'));
   });
 });
+
+describe('a working folder that cannot be opened when the process starts', () => {
+  // A link being replaced is missing for an instant: handing the child the path would let it resolve the path again
+  // itself, after the link came back pointing out (git once fetched in the outside repository so).
+  it('is never handed on as a path: missing fails as missing, a file as a file, and a link made since is not followed', async () => {
+    const missing = join(root, 'flip');
+    const missingCwd = pinWorkingFolder(missing, root);
+    await symlink(outside, missing); // back, leading out, before the child starts
+    expect(missingCwd.cwd).not.toBe(missing);
+    await expect(spawned(missingCwd.cwd)).resolves.toBe('ENOENT');
+    execFileSync('git', ['init', '-q'], { cwd: outside });
+    await expect(createGitProcess({ root, within: root }).run(['fetch', '-q', outside], { cwd: missing })).rejects.toEqual(new GitFolderError(missing, 'missing'));
+    expect(existsSync(join(outside, '.git', 'FETCH_HEAD'))).toBe(false);
+
+    await writeFile(join(root, 'a-file'), 'x');
+    await expect(spawned(pinWorkingFolder(join(root, 'a-file'), root).cwd)).resolves.toBe('ENOTDIR');
+    await expect(spawned(pinWorkingFolder(join(root, 'a-file', 'under'), root).cwd)).resolves.toBe('ENOTDIR');
+  });
+});
+
+/** The error code a process started in `cwd` fails with (or 'started'). */
+function spawned(cwd: string): Promise<string> {
+  return new Promise((resolve) => {
+    let child;
+    try {
+      child = spawn('true', { cwd });
+    } catch (error) {
+      resolve((error as NodeJS.ErrnoException).code ?? 'error'); // under a file: thrown at once
+      return;
+    }
+    child.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+    child.on('exit', () => resolve('started'));
+  });
+}
