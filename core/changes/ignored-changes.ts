@@ -25,28 +25,49 @@ export interface IgnoredChanges {
   reset(): void;
 }
 
+/** A judge in use, and how many subscriptions use it. */
+interface SharedJudge {
+  judge: IgnoredChanges;
+  users: number;
+}
+
 /** The judges in use, by FileSystem, then root: one view's subscriptions share one (see `sharedIgnoredChanges`). */
-const judges = new WeakMap<FileSystem, Map<string, IgnoredChanges>>();
+const judges = new WeakMap<FileSystem, Map<string, SharedJudge>>();
 
 /**
- * The one judge of every subscription to the same view (its FileSystem and root). Each subscription is asked
- * about every change, and a judge remembers what it was asked (bounded: core/ignore/ignore-rules.ts): a judge
- * each, a hundred subscribers held a hundred copies of the same answers and probed the disk a hundred times per
- * changed path. Shared, they are no less exact: rules are read from the disk as it is when a change is judged,
- * and a changed rules file is forgotten by the first subscriber that sees its change.
+ * The one judge of every subscription to the same view (its FileSystem and root), until the last of them
+ * releases it. Each subscription is asked about every change, and a judge remembers what it was asked (bounded:
+ * core/ignore/ignore-rules.ts): a judge each, a hundred subscribers held a hundred copies of the same answers and
+ * probed the disk a hundred times per changed path. Shared, they read the same rules from the same disk: a
+ * changed rules file is forgotten by the first subscriber that sees its change. With no subscriber left nobody
+ * sees changes, so the judge goes, and the next subscription starts from the disk as it is then. (One window is
+ * left: a subscription that starts while the others have not reached a rules file's change yet is judged by the
+ * rules they still hold until they do.)
  */
-export function sharedIgnoredChanges(fs: FileSystem, root: string): IgnoredChanges {
+export function sharedIgnoredChanges(fs: FileSystem, root: string): IgnoredChanges & { release(): void } {
   let byRoot = judges.get(fs);
   if (!byRoot) {
     byRoot = new Map();
     judges.set(fs, byRoot);
   }
-  let judge = byRoot.get(root);
-  if (!judge) {
-    judge = ignoredChanges(fs, root);
-    byRoot.set(root, judge);
+  let shared = byRoot.get(root);
+  if (!shared) {
+    shared = { judge: ignoredChanges(fs, root), users: 0 };
+    byRoot.set(root, shared);
   }
-  return judge;
+  shared.users++;
+  const { judge } = shared;
+  let released = false;
+  return {
+    isIgnored: (change) => judge.isIgnored(change),
+    notice: (change) => judge.notice(change),
+    reset: () => judge.reset(),
+    release() {
+      if (released) return;
+      released = true;
+      if (--shared.users === 0 && byRoot.get(root) === shared) byRoot.delete(root);
+    },
+  };
 }
 
 export function ignoredChanges(fs: FileSystem, root: string): IgnoredChanges {

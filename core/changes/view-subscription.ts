@@ -45,5 +45,8 @@ export function subscribeInView(feed: ChangeFeed, view: WorkspaceView, options: 
       return { done: false, value: { kind: 'change', change } };
     }
   };
-  return asSubscription(next, () => subscription.close());
+  return asSubscription(next, () => {
+    subscription.close();
+    ignored?.release();
+  });
 }

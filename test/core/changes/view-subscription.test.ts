@@ -149,6 +149,20 @@ describe('subscribeInView', () => {
       expect(other.looked.filter((p) => p === '/ws/logs/a.log/pyvenv.cfg')).toHaveLength(1);
     });
 
+    it('once its last subscription closed, the shared judge goes: rules changed while nobody listened count', async () => {
+      const fs = files();
+      const feed = createChangeFeed();
+      const first = subscribeInView(feed, viewOf(undefined, fs));
+      expect(await framesFor(first, feed, ['/ws/logs/app.log'])).toEqual(['/ws/logs/app.log']);
+      first.close();
+      await fs.write('/ws/.gitignore', 'logs/\n'); // no subscriber to see its change
+      const second = subscribeInView(feed, viewOf(undefined, fs));
+      expect(await framesFor(second, feed, ['/ws/logs/app.log', '/ws/a.txt'])).toEqual(['/ws/a.txt']);
+      second.close();
+      second.close(); // closing twice releases once
+      expect(feed.subscriberCount).toBe(0);
+    });
+
     it('with includeIgnored, everything the view sees', async () => {
       const feed = createChangeFeed();
       const subscription = subscribeInView(feed, viewOf(undefined, files()), { includeIgnored: true });
