@@ -31,3 +31,15 @@ export function parseLeftoverName(name: string, type: 'file' | 'dir'): LeftoverN
   if (match) return { kind: 'staging-folder', pid: Number(match[1]), tag: match[2]! };
   return OLD_STAGING_FOLDER.test(name) || OLD_ZIP_STAGING.test(name) ? { kind: 'staging-folder', pid: undefined, tag: undefined } : undefined;
 }
+
+/**
+ * Whether a path (`/`-separated, absolute or relative to the workspace root) is one of our writes in flight: a
+ * temp file, a staging folder, or anything inside one. What happens there is never a state anyone should see —
+ * the temp file is renamed over its target a moment later, the staging folder renamed into place — and the
+ * target's own change is reported when it lands.
+ */
+export function isWriteInFlight(path: string): boolean {
+  if (!path.includes('/.wsapi-') && !path.startsWith('.wsapi-')) return false;
+  const names = path.split('/');
+  return names.some((name, i) => parseLeftoverName(name, 'dir') !== undefined || (i === names.length - 1 && parseLeftoverName(name, 'file') !== undefined));
+}

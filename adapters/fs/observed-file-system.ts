@@ -14,6 +14,8 @@
  *   entries it carried, absent at their old paths and present at their new ones (a client follows files by
  *   path, so a file whose folder moved must hear that its old path is gone);
  * - copy: the new entry and up to REPORTED_DESCENDANTS entries below it.
+ * Nothing is reported inside our own staging folders or for our temp files (./leftover-names.ts
+ * `isWriteInFlight`): a copy staged there is reported as it moves into place, at the paths it lands on.
  * A failed call reports nothing (except the partial recursive removal above); the observer's own lookups
  * never turn a mutation that succeeded into a failure. Reads are passed through untouched.
  *
@@ -34,6 +36,7 @@ import type {
   WriteOptions,
 } from './file-system.ts';
 import { isFsError } from './fs-error.ts';
+import { isWriteInFlight } from './leftover-names.ts';
 import { join } from './posix-path.ts';
 import { realContentPath, realEntryPath } from './real-paths.ts';
 
@@ -237,6 +240,8 @@ export class ObservedFileSystem implements FileSystem {
   }
 
   private emit(observation: Observation): void {
+    // A copy or clone built in a staging folder is reported when it moves into place, not while it is built.
+    if (isWriteInFlight(observation.absolutePath)) return;
     try {
       this.listener(observation);
     } catch (error) {

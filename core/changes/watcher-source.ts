@@ -16,12 +16,15 @@
  * appears later (a fresh `dist/`) is watched until the next such re-subscription: the change streams filter
  * what it reports (./ignored-changes.ts). The `.gitignore` rules, when `gitignore` is on, also filter what
  * this source publishes (off in the daemon: in-process consumers such as the search file list follow ignored
- * files; the streams clients read filter them). The stat goes
+ * files; the streams clients read filter them). Our own writes in flight (a temp file before its rename, a
+ * staging folder before it moves into place: adapters/fs/leftover-names.ts) are never reported, nor stat'ed: the
+ * write reports its target when it lands. The stat goes
  * through the FileSystem, so the version is the same one the API's own reads and writes report, and the
  * feed's duplicate suppression drops the watcher's echo of an API write.
  */
 import type { FileSystem } from '../../adapters/fs/file-system.ts';
 import { isFsError } from '../../adapters/fs/fs-error.ts';
+import { isWriteInFlight } from '../../adapters/fs/leftover-names.ts';
 import { isInside, join, relativeTo } from '../../adapters/fs/posix-path.ts';
 import type { WatchHandle, WatcherAdapter, WatcherEvent } from '../../adapters/watcher/watcher-adapter.ts';
 import { createIgnoreRules, staleRulesFolder, type IgnoreRules } from '../ignore/ignore-rules.ts';
@@ -105,6 +108,8 @@ export function watcherSource(options: WatcherSourceOptions): ChangeSource {
         if (stopped) return;
         for (const event of events) {
           if (!isInside(root, event.path)) continue;
+          // Our own temp files and staging folders: the write reports its target when it lands.
+          if (isWriteInFlight(relativeTo(root, event.path))) continue;
           pending.add(event.path);
           forgetStaleRules(rules, root, event.path); // before any stat that the changed rules decide
           folders?.notice(event.path);

@@ -113,6 +113,20 @@ describe('watcherSource', () => {
     expect(sink.changes.length).toBe(counts.get('/ws/hot.txt'));
   });
 
+  it('never reports nor stats our writes in flight (temp files, staging folders and what is in them); a look-alike name is a user file', async () => {
+    const temp = '/ws/src/.wsapi-4242-0badcafe-0123456789abcdef.tmp';
+    const staging = '/ws/.wsapi-copy-4242-0badcafe-0123456789abcdef';
+    const oldTemp = '/ws/.wsapi-0123456789abcdef.tmp';
+    const { fs, counts } = countingStats(
+      new MemoryFileSystem({ [temp]: 'half', [`${staging}/a/b.txt`]: 'b', [oldTemp]: 'old', '/ws/.wsapi-notes.txt': 'mine', '/ws/src/x.ts': 'x' }),
+    );
+    const { watcher, sink } = await start(fs, { gitignore: false });
+    watcher.emit(temp, staging, `${staging}/a`, `${staging}/a/b.txt`, oldTemp, '/ws/.wsapi-notes.txt', '/ws/src/x.ts');
+    await settled();
+    expect(sink.changes.map((change) => change.absolutePath).sort()).toEqual(['/ws/.wsapi-notes.txt', '/ws/src/x.ts']);
+    expect([...counts.keys()].filter((path) => path.includes('.wsapi-'))).toEqual(['/ws/.wsapi-notes.txt']);
+  });
+
   it('ignores paths outside the root', async () => {
     const fs = new MemoryFileSystem({ '/ws/a': 'a', '/elsewhere/b': 'b' });
     const { watcher, sink } = await start(fs);

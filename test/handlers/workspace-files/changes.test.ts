@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { fetch } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import type { FeedFrame } from '../../../core/changes/change-feed.ts';
 import { createWorkspaceApp, type WorkspaceApp, type WorkspaceAppOptions } from '../../../runtime/app.ts';
 import { startNodeServer, type NodeServer } from '../../../runtime/node/server.ts';
 import { waitFor } from '../../support/processes.ts';
+import { RpcClient } from '../../support/rpc-client.ts';
 import { openChangeStream, SseFrames, SSE_TIMEOUT_MS } from '../../support/sse-frames.ts';
 import { withOverrides } from '../../support/with-overrides.ts';
 import { q, request, tempWorkspace, TEST_TOKEN } from '../../support/workspace.ts';
@@ -281,6 +282,25 @@ describe('GET /workspace-files/changes over the real Node server, with the OS wa
     expect(skipped.filter(isChangeOf(`${root}/api.txt`))).toEqual([
       { kind: 'change', change: { absolutePath: `${root}/api.txt`, version: await versionOf(`${root}/api.txt`) } },
     ]);
+  });
+
+  it("never reports a folder copy's staging folder, only the copy", async () => {
+    await mkdir(`${root}/src`);
+    await Promise.all(Array.from({ length: 40 }, (_, i) => writeFile(`${root}/src/f${i}.txt`, `file ${i}`)));
+    await sh('sh', ['-c', 'echo m > marker-1.txt'], { cwd: root });
+    await events.until(isChangeOf(`${root}/marker-1.txt`));
+    const rpc = await RpcClient.connect(server);
+    try {
+      expect((await rpc.call('copy_entry', { from: 'src', to: 'copy' })).ok).toBe(true);
+    } finally {
+      await rpc.close();
+    }
+    await sh('sh', ['-c', 'echo m > marker-2.txt'], { cwd: root });
+    const skipped: FeedFrame[] = [];
+    await events.until(isChangeOf(`${root}/marker-2.txt`), skipped);
+    const paths = skipped.map((f) => (f.kind === 'change' ? f.change.absolutePath : f.kind));
+    expect(paths.filter((path) => path.includes('.wsapi-'))).toEqual([]);
+    expect(paths).toContain(`${root}/copy`);
   });
 
   it('a client that disconnects leaves no subscription behind', async () => {
