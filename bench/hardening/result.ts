@@ -22,4 +22,6 @@ export interface HardeningOptions {
   outDir: string;
   /** Smaller counts and durations, for checking the harness itself (`npm run soak -- --quick`). */
   quick: boolean;
+  /** A longer (or shorter) run than the part's own, where it has a duration (`--minutes N`: the soak). */
+  minutes?: number;
 }

@@ -1,11 +1,11 @@
 /**
  * `npm run soak` — the long hardening runs (fuzzing by the hundred thousand, kill -9 under write load, a thousand
- * clients, a ten-minute soak). Each part prints its figures with the bound it must meet; the exit code is non-zero
+ * clients, a thirty-minute soak). Each part prints its figures with the bound it must meet; the exit code is non-zero
  * when any figure misses its bound. Not part of CI or `npm test`: the suite runs the same harnesses with small
  * counts (test/hardening/). README's "Reliability" section quotes these figures.
  *
- *   node --import tsx bench/hardening/run.ts [fuzz-paths] [malformed] [kill] [clients] [soak] [--quick]
- *   (default: all of them, in that order)
+ *   node --import tsx bench/hardening/run.ts [fuzz-paths] [malformed] [kill] [clients] [soak] [--quick] [--minutes N]
+ *   (default: all of them, in that order; `--minutes` sets the soak's length, default 30)
  */
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -24,6 +24,13 @@ const PARTS: Record<string, () => Promise<Part>> = {
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
+const minutesAt = args.indexOf('--minutes');
+const minutes = minutesAt === -1 ? undefined : Number(args[minutesAt + 1]);
+if (minutes !== undefined && !(minutes > 0 && minutes <= 24 * 60)) {
+  process.stderr.write('--minutes takes a number of minutes, more than 0 and at most 1440\n');
+  process.exit(2);
+}
+if (minutesAt !== -1) args.splice(minutesAt, 2);
 const unknown = args.filter((arg) => arg !== '--quick' && !(arg in PARTS));
 if (unknown.length > 0) {
   process.stderr.write(`unknown part(s): ${unknown.join(', ')}; known: ${Object.keys(PARTS).join(', ')}\n`);
@@ -40,7 +47,7 @@ for (const name of names) {
   process.stderr.write(`[soak] ${name}${quick ? ' (quick)' : ''} → ${outDir}\n`);
   const started = performance.now();
   const part = await PARTS[name]!();
-  const run = await part({ outDir, quick });
+  const run = await part({ outDir, quick, ...(minutes === undefined ? {} : { minutes }) });
   process.stderr.write(`[soak] ${name} took ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
   results.push(run);
   printRun(run, outDir);

@@ -1,9 +1,11 @@
 /**
- * `npm run soak -- soak`: ten minutes (quick: one) of mixed traffic against ONE daemon over a real git repository
- * (lib/soak-traffic.ts: files, searches, terminals, git, change feeds and sockets that come and go), sampling the
- * daemon at rest every 10 s (quick: 2 s): RSS, V8 heap, open fds, descendant processes, inotify watches. Each
- * series' least-squares slope after the warm-up (the first 20 % of the run) must be ≈ 0, its end no higher than
- * its start plus a small slack, and no operation may fail. One SVG plots every series.
+ * `npm run soak -- soak`: thirty minutes (quick: one; see FULL) of mixed traffic against ONE daemon over a real git
+ * repository (lib/soak-traffic.ts: files, searches, terminals, git, change feeds and sockets that come and go),
+ * sampling the daemon at rest every 10 s (quick: 2 s; `--minutes N` sets the length): RSS, V8 heap, open fds,
+ * descendant processes, inotify watches — and, reported, what the RSS is made of (anonymous and file-backed pages,
+ * the heap V8 holds, Buffers) and the thread count. Each series' least-squares slope after the warm-up (the first
+ * 20 % of the run) must be ≈ 0, its end no higher than its start plus a small slack, and no operation may fail. One
+ * SVG plots every series.
  */
 import { loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -11,9 +13,9 @@ import type { HardeningFigure, HardeningOptions, HardeningRun } from './result.t
 import { subscribeChanges, type ChangeFeedClient } from './lib/change-feed-client.ts';
 import { startDaemon, type Daemon } from './lib/daemon.ts';
 import { Gate } from './lib/gate.ts';
-import { figure, info, SERIES_INFO, seriesOf, writeSamplePlot, writeSamplesCsv, type SeriesKey } from './lib/sample-report.ts';
+import { figure, info, SERIES_INFO, seriesOf, writeSamplePlot, writeSamplesCsv } from './lib/sample-report.ts';
 import { describeDescendants, Sampler } from './lib/sampler.ts';
-import { afterWarmup, slopePerMinute } from './lib/slope.ts';
+import { afterWarmup, slopeHolding, slopePerMinute, slopeStandardError } from './lib/slope.ts';
 import { Mutex, OPERATION_NAMES, pickOperation, runOperation, type TrafficContext } from './lib/soak-traffic.ts';
 import { PathLocks } from './lib/path-locks.ts';
 import { Tally } from './lib/tally.ts';
@@ -25,7 +27,13 @@ interface Plan {
   sampleMs: number;
 }
 
-const FULL: Plan = { seconds: 600, sampleMs: 10_000 };
+/**
+ * Thirty minutes, not ten: RSS wanders by ±10 MiB over minutes without growing — V8 grows and shrinks its young
+ * generation (the heap it holds swings 35–72 MiB for 27 used), search workers start and stop — and over ten minutes
+ * a level that happens to be high near the end tilts the fitted line by up to ~1 MiB/min (ten-minute runs of the
+ * same code: −0.1 to 1.1; thirty minutes: 0.00 ± 0.06). Each part's `≈ 0` needs a window that can tell.
+ */
+const FULL: Plan = { seconds: 1800, sampleMs: 10_000 };
 const QUICK: Plan = { seconds: 60, sampleMs: 2000 };
 const WORKERS = 4;
 /** Pause between one worker's operations: a busy user, not a load test (the clients part is that). */
@@ -44,7 +52,7 @@ const LONG_LIVED_FEEDS = 3;
  * per terminal (≈ 12 % of operations) or per git commit (≈ 2 %) still ten or more. So: the end within 8 of the
  * start, and the fitted slope under 1 fd/min — below the rarest leaking operation, above the noise.
  */
-const BOUNDS: Record<Exclude<SeriesKey, 'zombies'>, { slopePerMin: number; endSlack: number; unit: string }> = {
+const BOUNDS: Record<'rssMiB' | 'heapUsedMiB' | 'fds' | 'children' | 'inotifyWatches', { slopePerMin: number; endSlack: number; unit: string }> = {
   rssMiB: { slopePerMin: 1, endSlack: 16, unit: 'MiB' },
   heapUsedMiB: { slopePerMin: 1, endSlack: 8, unit: 'MiB' },
   fds: { slopePerMin: 1, endSlack: 8, unit: 'fds' },
@@ -53,7 +61,8 @@ const BOUNDS: Record<Exclude<SeriesKey, 'zombies'>, { slopePerMin: number; endSl
 };
 
 export async function runSoak(options: HardeningOptions): Promise<HardeningRun> {
-  const plan = options.quick ? QUICK : FULL;
+  const base = options.quick ? QUICK : FULL;
+  const plan = options.minutes === undefined ? base : { ...base, seconds: Math.round(options.minutes * 60) };
   const tally = new Tally();
   const workspace = await makeWorkspace({ dirs: 10, filesPerDir: 20, git: true });
   const token = `soak-${process.pid}`;
@@ -121,29 +130,47 @@ export async function runSoak(options: HardeningOptions): Promise<HardeningRun> 
     const daemonBugs = daemon.stderrLines().filter((line) => /internal error|unexpected error|Error:/.test(line));
 
     const warmupEnd = samples[0]!.t + (samples[samples.length - 1]!.t - samples[0]!.t) * WARMUP_FRACTION;
-    const keys: SeriesKey[] = ['rssMiB', 'heapUsedMiB', 'fds', 'children', 'inotifyWatches'];
+    const keys = ['rssMiB', 'heapUsedMiB', 'fds', 'children', 'inotifyWatches'] as const;
     const artifacts = [
       await writeSamplesCsv(options.outDir, 'soak-samples.csv', samples),
       await writeSamplePlot(options.outDir, {
         fileName: 'soak-series.svg',
         title: `Soak: ${plan.seconds} s of mixed traffic on one daemon over a git repository (sampled at rest)`,
         samples,
-        keys,
+        // The threads beside RSS: the steps in one are the search workers in the other.
+        keys: ['rssMiB', 'threads', 'heapUsedMiB', 'fds', 'children', 'inotifyWatches'],
         marks: [{ name: 'end of warm-up', t: warmupEnd }],
       }),
     ];
 
     const figures: HardeningFigure[] = [];
     for (const key of keys) {
-      const bound = BOUNDS[key as keyof typeof BOUNDS];
+      const bound = BOUNDS[key];
       const tail = afterWarmup(seriesOf(samples, key), WARMUP_FRACTION);
-      const slope = slopePerMinute(tail);
       const start = tail[0]?.[1] ?? Number.NaN;
       const end = tail[tail.length - 1]?.[1] ?? Number.NaN;
       const title = SERIES_INFO[key].title;
-      figures.push(figure(`${title} slope after warm-up`, slope, `${bound.unit}/min`, `≈ 0: < ${bound.slopePerMin} ${bound.unit}/min`, slope < bound.slopePerMin, `${tail.length} samples; min ${Math.min(...tail.map(([, v]) => v)).toFixed(1)}, max ${Math.max(...tail.map(([, v]) => v)).toFixed(1)}`));
+      const spread = `${tail.length} samples; min ${Math.min(...tail.map(([, v]) => v)).toFixed(1)}, max ${Math.max(...tail.map(([, v]) => v)).toFixed(1)}`;
+      const slope = slopePerMinute(tail);
+      let note = `${spread}; ± ${(slopeStandardError(tail) * 60).toFixed(2)} (standard error)`;
+      if (key === 'rssMiB') {
+        // The search pools' workers come and go with their idle timers (adapters/search/scan-pool.ts), each an
+        // isolate of ~6–9 MiB: RSS moves in steps with the thread count. The trend with the count held constant
+        // says whether those steps explain a slope (lib/slope.ts `slopeHolding`).
+        const withThreads = afterWarmup(samples.map((s) => [s.t, s.rssMiB, s.threads] as const), WARMUP_FRACTION);
+        const threads = withThreads.map(([, , z]) => z);
+        note += `; threads ${Math.min(...threads)}–${Math.max(...threads)}, slope with them held constant ${(slopeHolding(withThreads) * 60).toFixed(2)}`;
+      }
+      figures.push(figure(`${title} slope after warm-up`, slope, `${bound.unit}/min`, `≈ 0: < ${bound.slopePerMin} ${bound.unit}/min`, slope < bound.slopePerMin, note));
       const what = key === 'children' && restingChildren ? `; at the end: ${restingChildren}` : '';
       figures.push(figure(`${title} at the end vs after warm-up`, end, bound.unit, `≤ ${start.toFixed(1)} + ${bound.endSlack}`, end <= start + bound.endSlack, `after warm-up ${start.toFixed(1)}${what}`));
+    }
+    // What the RSS is made of, reported beside its bound: a slope in the anonymous part with the heap flat is memory
+    // outside V8 (malloc, workers' isolates), one in the file-backed part is code paged in, not allocated.
+    for (const key of ['rssAnonMiB', 'rssFileMiB', 'heapTotalMiB', 'externalMiB'] as const) {
+      const tail = afterWarmup(seriesOf(samples, key), WARMUP_FRACTION);
+      const values = tail.map(([, v]) => v);
+      figures.push(info(`${SERIES_INFO[key].title} slope after warm-up`, slopePerMinute(tail), 'MiB/min', `min ${Math.min(...values).toFixed(1)}, max ${Math.max(...values).toFixed(1)}`));
     }
     const zombies = Math.max(...samples.map((s) => s.zombies));
     figures.push(figure('zombie descendants at rest (max over the run)', zombies, 'processes', '= 0', zombies === 0));

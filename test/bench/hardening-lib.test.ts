@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openBounded, requireAllOpened } from '../../bench/hardening/lib/bounded.ts';
 import { PathLocks } from '../../bench/hardening/lib/path-locks.ts';
-import { afterWarmup, leastSquaresSlope, slopePerMinute } from '../../bench/hardening/lib/slope.ts';
+import { afterWarmup, leastSquaresSlope, slopeHolding, slopePerMinute, slopeStandardError } from '../../bench/hardening/lib/slope.ts';
 import { escapeXml, niceTicks, renderPlot } from '../../bench/hardening/lib/svg-plot.ts';
 
 describe('slope', () => {
@@ -26,6 +26,41 @@ describe('slope', () => {
     expect(afterWarmup(points, 0.2).map(([x]) => x)).toEqual([20, 30, 40, 50, 60, 70, 80, 90, 100]);
     expect(slopePerMinute(afterWarmup(points, 0.2))).toBe(0);
     expect(slopePerMinute([[0, 0], [30, 1]])).toBeCloseTo(2, 12);
+  });
+});
+
+describe('standard error of the slope', () => {
+  it('is 0 on a line, and shrinks as the same wander is seen over a longer window', () => {
+    expect(slopeStandardError([[0, 1], [1, 3], [2, 5]])).toBe(0);
+    const wander = (minutes: number) => Array.from({ length: minutes * 6 + 1 }, (_, i) => [i * 10, 150 + (i % 2 === 0 ? 4 : -4)] as const);
+    const ten = slopeStandardError(wander(10)) * 60;
+    const thirty = slopeStandardError(wander(30)) * 60;
+    // ±4 MiB around a level, sampled every 10 s: 0.177 MiB/min over ten minutes, 0.034 over thirty (≈ n^-3/2).
+    expect(ten).toBeCloseTo(0.1774, 4);
+    expect(thirty).toBeCloseTo(0.0343, 4);
+    expect(slopeStandardError([[0, 1], [1, 2]])).toBeNaN();
+  });
+});
+
+describe('slope holding a second series constant', () => {
+  // RSS-like: a step of 8 whenever z (workers alive) is 1, on a flat base — the step lands late in the run.
+  const steps = [0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1];
+  const flat = steps.map((z, i) => [i * 10, 150 + 8 * z, z] as const);
+
+  it('explains a step that follows z, where the plain line tilts', () => {
+    expect(leastSquaresSlope(flat.map(([x, y]) => [x, y]))).toBeGreaterThan(0.05);
+    expect(slopeHolding(flat)).toBeCloseTo(0, 12);
+  });
+
+  it('still sees a growth under the steps', () => {
+    const growing = flat.map(([x, y, z]) => [x, y + 0.05 * x, z] as const);
+    expect(slopeHolding(growing)).toBeCloseTo(0.05, 12);
+  });
+
+  it('is the plain slope where z never moves, and NaN where x and z move together', () => {
+    expect(slopeHolding([[0, 1, 5], [1, 3, 5], [2, 5, 5]])).toBeCloseTo(2, 12);
+    expect(slopeHolding([[0, 1, 0], [1, 2, 1], [2, 3, 2], [3, 4, 3]])).toBeNaN();
+    expect(slopeHolding([[0, 1, 0], [1, 2, 1]])).toBeNaN();
   });
 });
 

@@ -12,8 +12,13 @@ export type SeriesKey = Exclude<keyof Sample, 't'>;
 
 export const SERIES_INFO: Record<SeriesKey, { title: string; unit: string }> = {
   rssMiB: { title: 'RSS', unit: 'MiB' },
+  rssAnonMiB: { title: 'RSS anonymous', unit: 'MiB' },
+  rssFileMiB: { title: 'RSS file-backed', unit: 'MiB' },
   heapUsedMiB: { title: 'V8 heap used', unit: 'MiB' },
+  heapTotalMiB: { title: 'V8 heap held', unit: 'MiB' },
+  externalMiB: { title: 'V8 external (Buffers)', unit: 'MiB' },
   fds: { title: 'open file descriptors', unit: 'count' },
+  threads: { title: 'threads', unit: 'count' },
   children: { title: 'descendant processes', unit: 'count' },
   zombies: { title: 'zombie descendants', unit: 'count' },
   inotifyWatches: { title: 'inotify watches', unit: 'count' },

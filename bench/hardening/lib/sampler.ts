@@ -5,7 +5,7 @@
  */
 import { readdir, readFile, readlink } from 'node:fs/promises';
 import { readProcTable } from '../../../adapters/posix/proc-table.ts';
-import { memoryKiB } from '../../lib/proc-memory.ts';
+import { procStatus } from '../../lib/proc-memory.ts';
 import { descendantsOf } from './process-guard.ts';
 
 const MiB = 1024 * 1024;
@@ -14,9 +14,17 @@ export interface Sample {
   /** Seconds since the sampler started. */
   t: number;
   rssMiB: number;
+  /** Of the RSS, anonymous memory (heaps, malloc, stacks) and file-backed pages (the node binary, libraries). */
+  rssAnonMiB: number;
+  rssFileMiB: number;
   /** NaN when the daemon did not answer in time. */
   heapUsedMiB: number;
+  /** The main isolate's heap as V8 holds it from the OS (used plus free pages), and memory outside it (Buffers). */
+  heapTotalMiB: number;
+  externalMiB: number;
   fds: number;
+  /** The daemon's threads: its main thread, libuv's and V8's, and one per search worker alive (each its own isolate). */
+  threads: number;
   /** Live descendant processes (terminals' shells and programs, git, commands). */
   children: number;
   /** Of those, zombies (exited, not yet reaped by the daemon). */
@@ -51,19 +59,27 @@ export function processIdentities(pids: number[]): Map<number, string> {
   return alive;
 }
 
+/**
+ * One reading. The heap comes first and /proc after its answer: the daemon collects garbage before it answers, so
+ * RSS is read from the collected process (read while the collection ran, it would count garbage about to go).
+ */
 export async function takeSample(pid: number, t: number, heap: () => Promise<NodeJS.MemoryUsage>): Promise<Sample> {
-  const heapUsed = heap().then(
-    (usage) => usage.heapUsed / MiB,
-    () => Number.NaN,
-  );
+  const usage: Partial<NodeJS.MemoryUsage> = await heap().catch(() => ({}));
+  const mib = (bytes: number | undefined) => (bytes === undefined ? Number.NaN : bytes / MiB);
+  const status = await procStatus(pid);
   const below = descendantsOf(pid);
   const table = readProcTable();
   const zombies = below.filter((child) => table?.get(child)?.state === 'Z').length;
   return {
     t,
-    rssMiB: (await memoryKiB(pid, 'VmRSS')) / 1024,
-    heapUsedMiB: await heapUsed,
+    rssMiB: status.kiB('VmRSS') / 1024,
+    rssAnonMiB: status.kiB('RssAnon') / 1024,
+    rssFileMiB: status.kiB('RssFile') / 1024,
+    heapUsedMiB: mib(usage.heapUsed),
+    heapTotalMiB: mib(usage.heapTotal),
+    externalMiB: mib(usage.external),
     fds: await fdCount(pid),
+    threads: status.count('Threads'),
     children: below.length,
     zombies,
     inotifyWatches: await inotifyWatchCount(pid),
