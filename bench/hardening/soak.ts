@@ -77,7 +77,7 @@ export async function runSoak(options: HardeningOptions): Promise<HardeningRun> 
     const gate = new Gate();
     // A full collection before each reading: the heap series is then what is alive, and a leak shows as a slope.
     const settled = daemon;
-    sampler = new Sampler(daemon.pid, () => settled.memory({ gc: true }), plan.sampleMs);
+    sampler = new Sampler(daemon.pid, () => settled.memory({ gc: 'thorough' }), plan.sampleMs);
     const reading = sampler;
 
     for (let i = 0; i < LONG_LIVED_FEEDS; i++) feeds.push(subscribeChanges(baseUrl, token, tally));

@@ -17,10 +17,11 @@ export interface Daemon {
   baseUrl: string;
   token: string;
   /**
-   * `process.memoryUsage()` inside the daemon, after a full collection with `gc`; rejects after 5 s without an
+   * `process.memoryUsage()` inside the daemon, after a full collection with `gc` (`'thorough'`: V8's most
+   * thorough, several in a row that give back pooled pages — for a daemon at rest); rejects after 5 s without an
    * answer (a blocked event loop).
    */
-  memory(options?: { gc?: boolean }): Promise<NodeJS.MemoryUsage>;
+  memory(options?: { gc?: boolean | 'thorough' }): Promise<NodeJS.MemoryUsage>;
   /** Lines the daemon wrote on stderr (kept for the report: a logged bug is `internal error` plus a stack). */
   stderrLines(): string[];
   /**
@@ -119,7 +120,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
           clearTimeout(timer);
           resolve(usage);
         });
-        child.send({ type: 'memory', id, gc: memoryOptions.gc === true });
+        child.send({ type: 'memory', id, gc: memoryOptions.gc ?? false });
       }),
     stop: () => (stopped ??= stopDaemon()),
   };
