@@ -7,8 +7,8 @@
  *
  * An IPC channel answers `{"type":"memory"}` with `process.memoryUsage()` — after a full collection when it says
  * `"gc":true`, after the most thorough one with `"gc":"thorough"` (the daemon runs with --expose-gc, as `npm start`
- * does), so a soak compares live heaps, not how much garbage happened to wait. The V8 heap cannot be read from /proc, and a product route for it would be a new
- * surface for every user: the reading stays bench-only, over IPC.
+ * does), so a soak compares live heaps, not how much garbage happened to wait. The V8 heap cannot be read from
+ * /proc, and a product route for it would be a new surface for every user: the reading stays bench-only, over IPC.
  * Config through the environment:
  *   BENCH_ROOT    workspace root          BENCH_TOKEN  auth token
  *   BENCH_LIMITS  optional JSON object of limits (e.g. '{"maxTerminals":256}', as the CLI's --max-terminals)
