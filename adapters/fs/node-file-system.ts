@@ -30,8 +30,6 @@ import { toFsError } from './node-fs-error.ts';
 import { NODE_WRITER_IDENTITY } from './node-writer-identity.ts';
 import { basename, dirname, isInside, join } from './posix-path.ts';
 
-export { toFsError } from './node-fs-error.ts';
-
 /**
  * Default stream chunk size (a caller may ask for another: ReadStreamOptions). On a 1 GiB file 256 KiB
  * streamed in about half the time of 64 KiB (fewer pread round-trips through the libuv thread pool) and beat

@@ -7,7 +7,8 @@ import fsPromises from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { NodeFileSystem, toFsError } from '../../../adapters/fs/node-file-system.ts';
+import { NodeFileSystem } from '../../../adapters/fs/node-file-system.ts';
+import { toFsError } from '../../../adapters/fs/node-fs-error.ts';
 import { runFileSystemContract } from './contract.ts';
 
 async function makeRoot(): Promise<string> {
