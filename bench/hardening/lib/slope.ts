@@ -5,26 +5,25 @@
 
 export type Point = readonly [x: number, y: number];
 
-/** The least-squares slope dy/dx of the finite points; NaN with fewer than two distinct x. */
-export function leastSquaresSlope(points: readonly Point[]): number {
+/** The least-squares line through the finite points: its slope, the points' means, and Σ(x − x̄)². */
+function fitLine(points: readonly Point[]): { finite: Point[]; slope: number; meanX: number; meanY: number; varianceX: number } {
   const finite = points.filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y));
   const n = finite.length;
-  if (n < 2) return Number.NaN;
-  let sumX = 0;
-  let sumY = 0;
-  for (const [x, y] of finite) {
-    sumX += x;
-    sumY += y;
-  }
-  const meanX = sumX / n;
-  const meanY = sumY / n;
+  const meanX = finite.reduce((sum, [x]) => sum + x, 0) / n;
+  const meanY = finite.reduce((sum, [, y]) => sum + y, 0) / n;
   let covariance = 0;
   let varianceX = 0;
   for (const [x, y] of finite) {
     covariance += (x - meanX) * (y - meanY);
     varianceX += (x - meanX) ** 2;
   }
-  return varianceX === 0 ? Number.NaN : covariance / varianceX;
+  const slope = n < 2 || varianceX === 0 ? Number.NaN : covariance / varianceX;
+  return { finite, slope, meanX, meanY, varianceX };
+}
+
+/** The least-squares slope dy/dx of the finite points; NaN with fewer than two distinct x. */
+export function leastSquaresSlope(points: readonly Point[]): number {
+  return fitLine(points).slope;
 }
 
 /** The points from `fraction` of the way through the x range on (0.2: the first 20 % of the time discarded). */
@@ -82,17 +81,9 @@ export function slopeHolding(points: readonly (readonly [x: number, y: number, z
  * cannot decide it.
  */
 export function slopeStandardError(points: readonly Point[]): number {
-  const finite = points.filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y));
-  const n = finite.length;
-  const slope = leastSquaresSlope(finite);
-  if (n < 3 || !Number.isFinite(slope)) return Number.NaN;
-  const meanX = finite.reduce((sum, [x]) => sum + x, 0) / n;
-  const meanY = finite.reduce((sum, [, y]) => sum + y, 0) / n;
+  const { finite, slope, meanX, meanY, varianceX } = fitLine(points);
+  if (finite.length < 3 || !Number.isFinite(slope)) return Number.NaN;
   let residuals = 0;
-  let varianceX = 0;
-  for (const [x, y] of finite) {
-    residuals += (y - meanY - slope * (x - meanX)) ** 2;
-    varianceX += (x - meanX) ** 2;
-  }
-  return Math.sqrt(residuals / (n - 2) / varianceX);
+  for (const [x, y] of finite) residuals += (y - meanY - slope * (x - meanX)) ** 2;
+  return Math.sqrt(residuals / (finite.length - 2) / varianceX);
 }
